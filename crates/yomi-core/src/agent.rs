@@ -1,0 +1,194 @@
+//! Agents: anything that picks moves. Search algorithms, random play and people at a
+//! terminal all implement [`Agent`], so any agent can meet any other in the arena.
+
+use std::io::{BufRead, Write};
+
+use thiserror::Error;
+
+use crate::game::{Game, Turn};
+use crate::player::Player;
+use crate::rng::Rng;
+
+/// The moves that were just played, as reported to [`Agent::observe`].
+#[derive(Clone, Copy, Debug)]
+pub enum Played<'a, M> {
+    /// A sequential turn: `player` played the move.
+    Single(Player, M),
+    /// A simultaneous turn: one move per player.
+    Joint(&'a [M]),
+}
+
+/// Why an agent produced no move.
+#[derive(Debug, Error)]
+pub enum AgentError {
+    /// A person asked to stop the game.
+    #[error("the player resigned or quit")]
+    Quit,
+    /// Reading from or writing to the terminal failed.
+    #[error("input/output error: {0}")]
+    Io(#[from] std::io::Error),
+    /// The agent has no legal move to offer (asked at a terminal state or out of turn).
+    #[error("no legal move: {0}")]
+    NoMove(String),
+}
+
+/// A move chooser.
+///
+/// Agents are told about every move played through [`Agent::observe`], which lets a search
+/// keep its tree between moves. In imperfect-information games an agent receives the true
+/// state but must only use what `game.observation(state, player)` shows (for example by
+/// searching [`Game::determinize`]d copies).
+pub trait Agent<G: Game>: Send {
+    /// The agent's spec string (`mcts:iters=1000`), for records and tables.
+    fn name(&self) -> String;
+
+    /// Chooses `player`'s move in `state`.
+    ///
+    /// # Errors
+    /// See [`AgentError`].
+    fn select_move(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        player: Player,
+    ) -> Result<G::Move, AgentError>;
+
+    /// Told about the moves played from `before`. The default ignores them.
+    fn observe(&mut self, game: &G, before: &G::State, played: Played<'_, G::Move>) {
+        let _ = (game, before, played);
+    }
+}
+
+impl<G: Game> Agent<G> for Box<dyn Agent<G>> {
+    fn name(&self) -> String {
+        (**self).name()
+    }
+    fn select_move(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        player: Player,
+    ) -> Result<G::Move, AgentError> {
+        (**self).select_move(game, state, player)
+    }
+    fn observe(&mut self, game: &G, before: &G::State, played: Played<'_, G::Move>) {
+        (**self).observe(game, before, played)
+    }
+}
+
+/// Writes the legal moves of `player` (whatever the turn structure) into `out`.
+pub fn moves_of<G: Game>(game: &G, state: &G::State, player: Player, out: &mut Vec<G::Move>) {
+    match game.turn(state) {
+        Turn::Player(p) if p == player => game.legal_moves(state, out),
+        Turn::Simultaneous => game.legal_moves_of(state, player, out),
+        _ => out.clear(),
+    }
+}
+
+/// Plays uniformly random legal moves.
+pub struct RandomAgent {
+    rng: Rng,
+}
+
+impl RandomAgent {
+    /// A random agent whose choices are determined by `seed`.
+    pub fn new(seed: u64) -> Self {
+        RandomAgent {
+            rng: Rng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl<G: Game> Agent<G> for RandomAgent {
+    fn name(&self) -> String {
+        "random".into()
+    }
+
+    fn select_move(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        player: Player,
+    ) -> Result<G::Move, AgentError> {
+        let mut moves = Vec::new();
+        moves_of(game, state, player, &mut moves);
+        self.rng
+            .choose(&moves)
+            .copied()
+            .ok_or_else(|| AgentError::NoMove(format!("{player} has no legal move")))
+    }
+}
+
+/// A person at a terminal: shows the board and reads moves, explaining bad input.
+///
+/// Input and output are generic so tests can script a session. Typing `moves` lists the
+/// legal moves; `quit` ends the game with [`AgentError::Quit`].
+pub struct HumanAgent<R, W> {
+    input: R,
+    output: W,
+}
+
+impl HumanAgent<std::io::BufReader<std::io::Stdin>, std::io::Stdout> {
+    /// A human agent on the process's standard input and output.
+    pub fn stdio() -> Self {
+        HumanAgent {
+            input: std::io::BufReader::new(std::io::stdin()),
+            output: std::io::stdout(),
+        }
+    }
+}
+
+impl<R: BufRead, W: Write> HumanAgent<R, W> {
+    /// A human agent reading from `input` and writing prompts to `output`.
+    pub fn new(input: R, output: W) -> Self {
+        HumanAgent { input, output }
+    }
+}
+
+impl<G: Game, R: BufRead + Send, W: Write + Send> Agent<G> for HumanAgent<R, W> {
+    fn name(&self) -> String {
+        "human".into()
+    }
+
+    fn select_move(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        player: Player,
+    ) -> Result<G::Move, AgentError> {
+        let facts = game.facts();
+        let mut legal = Vec::new();
+        moves_of(game, state, player, &mut legal);
+        if legal.is_empty() {
+            return Err(AgentError::NoMove(format!("{player} has no legal move")));
+        }
+        writeln!(self.output, "{}", game.observation(state, player))?;
+        loop {
+            write!(
+                self.output,
+                "{} to move (`moves` lists them, `quit` ends): ",
+                facts.player_name(player)
+            )?;
+            self.output.flush()?;
+            let mut line = String::new();
+            if self.input.read_line(&mut line)? == 0 {
+                return Err(AgentError::Quit);
+            }
+            let text = line.trim();
+            match text {
+                "quit" | "resign" => return Err(AgentError::Quit),
+                "moves" | "?" => {
+                    let names: Vec<String> =
+                        legal.iter().map(|&m| game.format_move(state, m)).collect();
+                    writeln!(self.output, "legal moves: {}", names.join(" "))?;
+                }
+                "" => {}
+                _ => match game.parse_move(state, text) {
+                    Ok(mv) if legal.contains(&mv) => return Ok(mv),
+                    Ok(_) => writeln!(self.output, "{text} is not legal here; try `moves`")?,
+                    Err(e) => writeln!(self.output, "{e}")?,
+                },
+            }
+        }
+    }
+}

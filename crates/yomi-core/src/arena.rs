@@ -1,0 +1,1 @@
+//! Matches and round robins (being written).

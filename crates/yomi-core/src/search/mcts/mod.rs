@@ -1,0 +1,632 @@
+//! One Monte Carlo tree search for every game, with plug-in points.
+//!
+//! # Table of contents (KataGo style: one concern per file)
+//! - control, workers, threads and determinization: this file ([`Mcts`], [`Worker`]);
+//! - numeric parameters, widening, final-move rule: [`params`];
+//! - selection rules (UCB1, UCB with an evaluation term, PUCT): [`select`];
+//! - expansion (priors, child evaluations, candidate order): [`expand`];
+//! - leaf evaluation (playout policies, cut-off, any evaluator): [`playout`];
+//! - the tree arrays and subtree extraction for tree reuse: `tree`;
+//! - results and the final move: [`results`].
+//!
+//! # The iteration
+//! From the root, descend through expanded nodes by the [`Selection`] rule (at a
+//! simultaneous node every player selects independently from their own statistics:
+//! decoupled UCT), applying moves to a copy of the root state. A child reached for the first
+//! time becomes a new leaf. A leaf generates its children (through the [`Expander`]) once
+//! it has `expand_threshold` visits. The reached state is scored by the
+//! [`LeafEvaluator`] (a playout, optionally cut off and judged by an evaluator, or a
+//! network), rewards are normalised to `[0, 1]` with the game's reward bounds, and every
+//! edge on the path adds the reward of the player who chose it.
+//!
+//! # Threads
+//! Root parallelism: each of `threads` workers grows its own tree from the same root
+//! (or from its own determinizations) with an independent seed, and the root statistics are
+//! summed by move. It needs no locks or atomics, so one thread runs at full speed and two
+//! threads double the iteration rate; the price is some duplicated work near the root.
+//!
+//! # Hidden information
+//! For games with [`Information::Imperfect`] each search samples `determinizations` states
+//! consistent with the searching player's observation ([`Game::determinize`]), searches each
+//! as a perfect-information game with an equal share of the budget, and sums the root
+//! statistics by move (determinized UCT).
+//!
+//! # Example
+//! ```
+//! use yomi_core::search::mcts::{Mcts, MctsParams};
+//! use yomi_core::search::Budget;
+//! use yomi_core::{Game, testing::Nim};
+//! let game = Nim::new(7); // take 1-3 from a heap of 7; taking the last stone wins
+//! let params = MctsParams { budget: Budget::iterations(3000), ..MctsParams::default() };
+//! let mut mcts = Mcts::uct(params, 1);
+//! let result = mcts.search(&game, &game.initial_state());
+//! // Taking 3 leaves 4, a lost heap for the opponent.
+//! assert_eq!(result.choose(Default::default(), &mut yomi_core::Rng::seed_from_u64(0)), Some(3));
+//! ```
+
+pub mod agent;
+pub mod expand;
+pub mod params;
+pub mod playout;
+pub mod results;
+pub mod select;
+mod tree;
+
+use std::time::Instant;
+
+pub use agent::MctsAgent;
+pub use expand::{AnyExpander, ChildEvaluation, EdgeSlot, Expander, NoExpander, ShuffledOrder};
+pub use params::{FinalMove, MctsParams, Widening};
+pub use playout::{
+    AnyPolicy, EpsilonGreedy, EvalScorer, LeafEvaluator, MoveScorer, PlayoutPolicy, Rollout, Softmax,
+    Uniform,
+};
+pub use results::{RootChild, SearchResult};
+pub use select::{AnySelection, ChildStats, Puct, Selection, Ucb1, UcbEval};
+
+use crate::agent::Played;
+use crate::game::{Game, Information, Turn};
+use crate::player::{Player, Rewards, MAX_PLAYERS};
+use crate::rng::{derive_seed, Rng};
+use tree::{Edge, Node, SimNode, Tree, NONE, SIMULTANEOUS, TERMINAL, UNEXPANDED};
+
+impl Default for FinalMove {
+    fn default() -> Self {
+        FinalMove::MostVisits
+    }
+}
+
+/// One step of the current path: the edge taken and who chose it.
+#[derive(Clone, Copy)]
+struct Step {
+    node: u32,
+    edge: u32,
+    player: u8,
+    /// Count the visit on the node too (false for the 2nd.. players of a simultaneous node).
+    count_node: bool,
+}
+
+/// One tree and the plug-ins that grow it. Single-threaded; [`Mcts`] runs several.
+pub struct Worker<G: Game, S, L, X> {
+    selection: S,
+    leaf: L,
+    expander: X,
+    params: MctsParams,
+    tree: Tree<G::Move>,
+    /// The state at the tree's root, when the tree is valid.
+    root_state: Option<G::State>,
+    rng: Rng,
+    // Scratch buffers, reused by every iteration.
+    moves: Vec<G::Move>,
+    slots: Vec<EdgeSlot<G::Move>>,
+    path: Vec<Step>,
+    joint: Vec<G::Move>,
+    // Reward normalisation: r' = (r - lo) * scale.
+    lo: f64,
+    scale: f64,
+    players: usize,
+}
+
+impl<G, S, L, X> Worker<G, S, L, X>
+where
+    G: Game,
+    S: Selection,
+    L: LeafEvaluator<G>,
+    X: Expander<G>,
+{
+    /// A worker with an empty tree.
+    pub fn new(params: MctsParams, selection: S, leaf: L, expander: X, seed: u64) -> Self {
+        Worker {
+            selection,
+            leaf,
+            expander,
+            params,
+            tree: Tree::new(),
+            root_state: None,
+            rng: Rng::seed_from_u64(seed),
+            moves: Vec::new(),
+            slots: Vec::new(),
+            path: Vec::new(),
+            joint: Vec::new(),
+            lo: 0.0,
+            scale: 1.0,
+            players: 0,
+        }
+    }
+
+    /// Nodes in the tree.
+    pub fn nodes(&self) -> usize {
+        self.tree.nodes.len()
+    }
+
+    /// Drops the tree.
+    pub fn reset(&mut self) {
+        self.tree.clear();
+        self.root_state = None;
+    }
+
+    fn prepare(&mut self, game: &G, root: &G::State) {
+        let facts = game.facts();
+        self.lo = facts.reward_bounds.0;
+        self.scale = 1.0 / (facts.reward_bounds.1 - facts.reward_bounds.0);
+        self.players = facts.players;
+        if self.root_state.as_ref() != Some(root) || !self.params.reuse_tree {
+            self.tree.clear();
+            self.root_state = Some(root.clone());
+        }
+    }
+
+    /// Runs iterations from `root` until `max_iterations` or `deadline`; returns how many ran.
+    pub fn run(&mut self, game: &G, root: &G::State, max_iterations: u64, deadline: Option<Instant>) -> u64 {
+        self.prepare(game, root);
+        let mut done = 0u64;
+        while done < max_iterations {
+            // Checking the clock costs about as much as a short playout: do it every 64.
+            if done % 64 == 0 {
+                if let Some(d) = deadline {
+                    if Instant::now() >= d {
+                        break;
+                    }
+                }
+            }
+            self.iterate(game, root);
+            done += 1;
+        }
+        done
+    }
+
+    /// The root statistics of `player`'s moves.
+    pub fn root_children(&self, player: Player) -> Vec<RootChild<G::Move>> {
+        let root = self.tree.nodes[0];
+        let range = match root.mover {
+            UNEXPANDED | TERMINAL => return Vec::new(),
+            SIMULTANEOUS => {
+                let sim = &self.tree.sims[root.aux as usize];
+                if player.index() >= sim.players as usize {
+                    return Vec::new();
+                }
+                let f = root.first_edge as usize;
+                f + sim.offsets[player.index()] as usize..f + sim.offsets[player.index() + 1] as usize
+            }
+            m if m == player.0 => self.tree.edge_range(0),
+            _ => return Vec::new(),
+        };
+        self.tree.edges[range]
+            .iter()
+            .map(|e| RootChild {
+                mv: e.mv,
+                visits: e.visits as u64,
+                total: e.total,
+                prior: e.prior,
+            })
+            .collect()
+    }
+
+    /// Moves the root along the moves played from the current root state, keeping the
+    /// subtree (tree reuse). Forgets the tree when the moves are not in it.
+    pub fn advance(&mut self, game: &G, before: &G::State, played: Played<'_, G::Move>) {
+        if self.root_state.as_ref() != Some(before) || !self.params.reuse_tree {
+            self.reset();
+            return;
+        }
+        let child = match played {
+            Played::Single(_, mv) => self.tree.child_by_move(0, mv),
+            Played::Joint(moves) => self.tree.child_by_joint(0, moves),
+        };
+        let mut after = before.clone();
+        match played {
+            Played::Single(_, mv) => game.apply(&mut after, mv),
+            Played::Joint(moves) => game.apply_joint(&mut after, moves),
+        }
+        match child {
+            Some(c) => {
+                self.tree = self.tree.extract(c);
+                self.root_state = Some(after);
+            }
+            None => self.reset(),
+        }
+    }
+
+    #[inline]
+    fn normalize(&self, r: Rewards) -> Rewards {
+        let mut out = r;
+        for p in 0..self.players {
+            let pl = Player(p as u8);
+            out.set(pl, (r.get(pl) - self.lo) * self.scale);
+        }
+        out
+    }
+
+    /// Generates the children of `node` whose state is `state`.
+    fn expand(&mut self, game: &G, state: &G::State, node: u32) {
+        let first = self.tree.edges.len() as u32;
+        match game.turn(state) {
+            Turn::Terminal => {
+                self.tree.nodes[node as usize].mover = TERMINAL;
+                return;
+            }
+            Turn::Player(p) => {
+                game.legal_moves(state, &mut self.moves);
+                self.push_edges(game, state, p);
+                let n = &mut self.tree.nodes[node as usize];
+                n.mover = if self.moves.is_empty() { TERMINAL } else { p.0 };
+            }
+            Turn::Simultaneous => {
+                let mut offsets = [0u32; MAX_PLAYERS + 1];
+                for p in 0..self.players {
+                    game.legal_moves_of(state, Player(p as u8), &mut self.moves);
+                    if self.moves.is_empty() {
+                        // Malformed turn (a player without moves): treat as terminal.
+                        self.tree.edges.truncate(first as usize);
+                        self.tree.nodes[node as usize].mover = TERMINAL;
+                        return;
+                    }
+                    self.push_edges(game, state, Player(p as u8));
+                    offsets[p + 1] = self.tree.edges.len() as u32 - first;
+                }
+                self.tree.sims.push(SimNode {
+                    offsets,
+                    players: self.players as u8,
+                    children: Vec::new(),
+                });
+                let n = &mut self.tree.nodes[node as usize];
+                n.mover = SIMULTANEOUS;
+                n.aux = (self.tree.sims.len() - 1) as u32;
+            }
+        }
+        let n = &mut self.tree.nodes[node as usize];
+        n.first_edge = first;
+        n.num_edges = self.tree.edges.len() as u32 - first;
+    }
+
+    /// Appends edges for the moves in `self.moves`, after the expander has seen them.
+    fn push_edges(&mut self, game: &G, state: &G::State, player: Player) {
+        let prior = 1.0 / self.moves.len().max(1) as f32;
+        self.slots.clear();
+        self.slots
+            .extend(self.moves.iter().map(|&mv| EdgeSlot { mv, prior, eval: 0.0 }));
+        self.expander.expand(game, state, player, &mut self.slots, &mut self.rng);
+        let (lo, scale) = (self.lo, self.scale);
+        self.tree.edges.extend(self.slots.iter().map(|s| Edge {
+            mv: s.mv,
+            child: NONE,
+            visits: 0,
+            prior: s.prior,
+            eval: if s.eval == 0.0 { 0.0 } else { ((s.eval as f64 - lo) * scale) as f32 },
+            total: 0.0,
+        }));
+    }
+
+    /// The best edge in `range` (absolute edge indices) by the selection rule.
+    #[inline]
+    fn select_in(&self, node_visits: u32, lo: usize, hi: usize) -> usize {
+        let term = self.selection.prepare(node_visits);
+        let mut best = f64::NEG_INFINITY;
+        let mut best_i = lo;
+        for (i, e) in self.tree.edges[lo..hi].iter().enumerate() {
+            let s = self.selection.score(
+                term,
+                &ChildStats {
+                    visits: e.visits,
+                    total: e.total,
+                    prior: e.prior,
+                    eval: e.eval,
+                },
+            );
+            if s > best {
+                best = s;
+                best_i = lo + i;
+            }
+        }
+        best_i
+    }
+
+    /// Children admitted by progressive widening at a node with `visits` visits.
+    #[inline]
+    fn admitted(&self, visits: u32, count: usize) -> usize {
+        match &self.params.widening {
+            None => count,
+            Some(w) => (w.0)(visits).clamp(1, count.max(1)),
+        }
+    }
+
+    /// One iteration: select, expand, evaluate, back up.
+    fn iterate(&mut self, game: &G, root: &G::State) {
+        let mut state = root.clone();
+        self.path.clear();
+        let mut node = 0u32;
+        let threshold = self.params.expand_threshold;
+        let mut at_new_leaf = false;
+        loop {
+            let n = self.tree.nodes[node as usize];
+            if n.mover == UNEXPANDED {
+                let due = node == 0 || n.visits >= threshold || (at_new_leaf && threshold == 0);
+                if !due || self.tree.nodes.len() >= self.params.max_nodes && node != 0 {
+                    break;
+                }
+                self.expand(game, &state, node);
+                if at_new_leaf {
+                    break;
+                }
+                continue;
+            }
+            if at_new_leaf || n.mover == TERMINAL {
+                break;
+            }
+            let child;
+            if n.mover != SIMULTANEOUS {
+                let lo = n.first_edge as usize;
+                let k = self.admitted(n.visits, n.num_edges as usize);
+                let e = self.select_in(n.visits, lo, lo + k);
+                self.path.push(Step {
+                    node,
+                    edge: e as u32,
+                    player: n.mover,
+                    count_node: true,
+                });
+                let edge = self.tree.edges[e];
+                game.apply(&mut state, edge.mv);
+                if edge.child == NONE {
+                    let c = self.tree.new_leaf();
+                    self.tree.edges[e].child = c;
+                    child = c;
+                    at_new_leaf = true;
+                } else {
+                    child = edge.child;
+                }
+            } else {
+                let sim_index = n.aux as usize;
+                let players = self.tree.sims[sim_index].players as usize;
+                let mut key = 0u64;
+                self.joint.clear();
+                for p in 0..players {
+                    let offs = self.tree.sims[sim_index].offsets;
+                    let lo = n.first_edge as usize + offs[p] as usize;
+                    let count = (offs[p + 1] - offs[p]) as usize;
+                    let k = self.admitted(n.visits, count);
+                    let e = self.select_in(n.visits, lo, lo + k);
+                    key = key * count as u64 + (e - lo) as u64;
+                    self.joint.push(self.tree.edges[e].mv);
+                    self.path.push(Step {
+                        node,
+                        edge: e as u32,
+                        player: p as u8,
+                        count_node: p == 0,
+                    });
+                }
+                game.apply_joint(&mut state, &self.joint);
+                let found = self.tree.sims[sim_index].children.iter().find(|c| c.0 == key).map(|c| c.1);
+                child = match found {
+                    Some(c) => c,
+                    None => {
+                        let c = self.tree.new_leaf();
+                        self.tree.sims[sim_index].children.push((key, c));
+                        at_new_leaf = true;
+                        c
+                    }
+                };
+            }
+            node = child;
+        }
+
+        // Evaluate the reached state.
+        let leaf = self.tree.nodes[node as usize];
+        let rewards = if leaf.mover == TERMINAL {
+            self.normalize(game.returns(&state))
+        } else if leaf.mover == UNEXPANDED && self.params.memoize_leaves && leaf.aux != NONE {
+            self.tree.memo[leaf.aux as usize]
+        } else {
+            let r = self.leaf.evaluate(game, &mut state, &mut self.rng, &mut self.moves);
+            let r = self.normalize(r);
+            if leaf.mover == UNEXPANDED && self.params.memoize_leaves {
+                self.tree.memo.push(r);
+                self.tree.nodes[node as usize].aux = (self.tree.memo.len() - 1) as u32;
+            }
+            r
+        };
+
+        // Back up.
+        self.tree.nodes[node as usize].visits += 1;
+        for step in &self.path {
+            let e = &mut self.tree.edges[step.edge as usize];
+            e.visits += 1;
+            e.total += rewards.get(Player(step.player));
+            if step.count_node {
+                self.tree.nodes[step.node as usize].visits += 1;
+            }
+        }
+    }
+}
+
+/// The search: workers (one tree per thread), budgets, determinization and the final move.
+///
+/// Generic over the selection rule `S`, the leaf evaluator `L` and the expander `X`, so the
+/// inner loop is monomorphised for each combination; [`Mcts::uct`] is plain UCT.
+pub struct Mcts<G: Game, S = Ucb1, L = Rollout<G, Uniform>, X = NoExpander> {
+    /// The parameters (the budget may be changed between searches).
+    pub params: MctsParams,
+    workers: Vec<Worker<G, S, L, X>>,
+    rng: Rng,
+}
+
+impl<G: Game> Mcts<G> {
+    /// Plain UCT: UCB1 with `c = 1/√2` on `[0, 1]` rewards, uniform playouts to the end.
+    pub fn uct(params: MctsParams, seed: u64) -> Self {
+        Mcts::new(params, Ucb1::default(), Rollout::new(Uniform), NoExpander, seed)
+    }
+}
+
+impl<G, S, L, X> Mcts<G, S, L, X>
+where
+    G: Game,
+    S: Selection,
+    L: LeafEvaluator<G>,
+    X: Expander<G>,
+{
+    /// A search with the given plug-ins; `seed` determines every random choice.
+    pub fn new(params: MctsParams, selection: S, leaf: L, expander: X, seed: u64) -> Self {
+        let threads = params.threads.max(1);
+        let workers = (0..threads)
+            .map(|t| {
+                Worker::new(
+                    params.clone(),
+                    selection.clone(),
+                    leaf.clone(),
+                    expander.clone(),
+                    derive_seed(seed, t as u64 + 1),
+                )
+            })
+            .collect();
+        Mcts {
+            params,
+            workers,
+            rng: Rng::seed_from_u64(derive_seed(seed, 0)),
+        }
+    }
+
+    /// Searches `state` for the player to move (at simultaneous turns, player 0; see
+    /// [`Mcts::search_for`]).
+    pub fn search(&mut self, game: &G, state: &G::State) -> SearchResult<G::Move> {
+        let player = match game.turn(state) {
+            Turn::Player(p) => p,
+            _ => Player(0),
+        };
+        self.search_for(game, state, player)
+    }
+
+    /// Searches `state` and reports `player`'s root moves.
+    pub fn search_for(&mut self, game: &G, state: &G::State, player: Player) -> SearchResult<G::Move> {
+        let start = Instant::now();
+        let budget = self.params.budget;
+        let total_iters = budget.iterations.unwrap_or(u64::MAX);
+        let deadline = budget.deadline(start);
+        let threads = self.workers.len();
+        let imperfect = game.facts().information == Information::Imperfect;
+        let dets = if imperfect { self.params.determinizations.max(1) } else { 1 };
+        // Determinizations handed round-robin to workers; each gets an equal share.
+        let jobs = dets.max(threads);
+        let per_job = if total_iters == u64::MAX { u64::MAX } else { total_iters.div_ceil(jobs as u64) };
+        let det_seeds: Vec<u64> = (0..jobs).map(|_| self.rng.next_u64()).collect();
+        let time_share = budget.time.map(|t| t / jobs.div_ceil(threads) as u32);
+
+        let run_worker = |w: &mut Worker<G, S, L, X>, t: usize| -> (Vec<RootChild<G::Move>>, u64) {
+            let mut merged: Vec<RootChild<G::Move>> = Vec::new();
+            let mut iters = 0;
+            for (slot, j) in (t..jobs).step_by(threads).enumerate() {
+                let job_deadline = match (deadline, time_share) {
+                    (Some(d), Some(share)) => Some((start + share * (slot as u32 + 1)).min(d)),
+                    (d, _) => d,
+                };
+                let remaining = per_job;
+                if imperfect {
+                    let mut det_rng = Rng::seed_from_u64(det_seeds[j]);
+                    let det = game.determinize(state, player, &mut det_rng);
+                    w.reset();
+                    iters += w.run(game, &det, remaining, job_deadline);
+                } else {
+                    iters += w.run(game, state, remaining, job_deadline);
+                }
+                merge_children(&mut merged, w.root_children(player));
+            }
+            (merged, iters)
+        };
+
+        let outputs: Vec<(Vec<RootChild<G::Move>>, u64)> = if threads == 1 {
+            vec![run_worker(&mut self.workers[0], 0)]
+        } else {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = self
+                    .workers
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(t, w)| {
+                        let run_worker = &run_worker;
+                        scope.spawn(move || run_worker(w, t))
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("search worker panicked"))
+                    .collect()
+            })
+        };
+        let mut children = Vec::new();
+        let mut iterations = 0;
+        for (c, i) in outputs {
+            merge_children(&mut children, c);
+            iterations += i;
+        }
+        SearchResult {
+            children,
+            iterations,
+            elapsed: start.elapsed(),
+            nodes: self.workers.iter().map(|w| w.nodes()).sum(),
+        }
+    }
+
+    /// The move `params.final_move` picks from `result`.
+    pub fn choose(&mut self, result: &SearchResult<G::Move>) -> Option<G::Move> {
+        result.choose(self.params.final_move, &mut self.rng)
+    }
+
+    /// Tells every worker about moves played from `before` (tree reuse).
+    pub fn advance(&mut self, game: &G, before: &G::State, played: Played<'_, G::Move>) {
+        for w in &mut self.workers {
+            w.advance(game, before, played);
+        }
+    }
+
+    /// Drops every tree.
+    pub fn reset(&mut self) {
+        for w in &mut self.workers {
+            w.reset();
+        }
+    }
+}
+
+/// Adds `from`'s statistics into `into`, matching moves.
+fn merge_children<M: Copy + PartialEq>(into: &mut Vec<RootChild<M>>, from: Vec<RootChild<M>>) {
+    if into.is_empty() {
+        *into = from;
+        return;
+    }
+    for c in from {
+        match into.iter_mut().find(|x| x.mv == c.mv) {
+            Some(x) => {
+                x.visits += c.visits;
+                x.total += c.total;
+            }
+            None => into.push(c),
+        }
+    }
+}
+
+impl<G, S, L, X> Mcts<G, S, L, X>
+where
+    G: Game,
+    S: Selection,
+    L: LeafEvaluator<G>,
+    X: Expander<G>,
+{
+    /// Checks the invariants of every tree (visit counts add up); for tests.
+    #[doc(hidden)]
+    pub fn check_trees(&self) -> Result<(), String> {
+        for w in &self.workers {
+            for (i, n) in w.tree.nodes.iter().enumerate() {
+                if n.mover < SIMULTANEOUS {
+                    let sum: u32 = w.tree.edges[w.tree.edge_range(i as u32)].iter().map(|e| e.visits).sum();
+                    if sum > n.visits {
+                        return Err(format!("node {i}: edge visits {sum} > node visits {}", n.visits));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[allow(dead_code)]
+fn _assert_node_size() {
+    // Keep nodes small: they are scanned on every iteration.
+    const _: () = assert!(std::mem::size_of::<Node>() <= 24);
+}

@@ -1,0 +1,92 @@
+//! Search parameters that are plain numbers and switches (the plug-ins that carry code are
+//! generic parameters of [`super::Mcts`]). Defaults give plain UCT: expand on the first
+//! revisit, one playout per iteration, final move by visits, one thread.
+//!
+//! Thread safety: plain data, cloned into every worker.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::search::Budget;
+
+/// Progressive widening: the number of children a node with `n` visits may choose among.
+/// Children enter in the order the expander left them (see [`super::Expander`]).
+#[derive(Clone)]
+pub struct Widening(pub Arc<dyn Fn(u32) -> usize + Send + Sync>);
+
+impl Widening {
+    /// Widening by an arbitrary function of the visit count.
+    pub fn new(f: impl Fn(u32) -> usize + Send + Sync + 'static) -> Self {
+        Widening(Arc::new(f))
+    }
+
+    /// The classic power law `k(n) = ceil(c · n^alpha)` (at least 1).
+    pub fn power(c: f64, alpha: f64) -> Self {
+        Widening::new(move |n| ((c * (n.max(1) as f64).powf(alpha)).ceil() as usize).max(1))
+    }
+}
+
+impl fmt::Debug for Widening {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ks: Vec<usize> = [1u32, 10, 100, 1000, 10000].iter().map(|&n| (self.0)(n)).collect();
+        write!(f, "Widening(k(1,10,100,1000,10000)={ks:?})")
+    }
+}
+
+/// How the move to play is chosen from the root statistics.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FinalMove {
+    /// The most visited move (robust child).
+    MostVisits,
+    /// The move with the highest mean reward (among visited moves).
+    BestMean,
+    /// A move drawn with probability proportional to `visits^(1/temperature)`.
+    Boltzmann {
+        /// Temperature; near 0 approaches [`FinalMove::MostVisits`].
+        temperature: f64,
+    },
+}
+
+/// Numeric settings of one search.
+#[derive(Clone, Debug)]
+pub struct MctsParams {
+    /// How long each search runs. Default: 10,000 iterations.
+    pub budget: Budget,
+    /// A leaf node generates its children once it has been visited this many times.
+    /// 1 is classic UCT (one new node per iteration); 0 expands new nodes at once (needed
+    /// when the expander supplies priors, as in PUCT); the Othello paper uses 100 and 5.
+    pub expand_threshold: u32,
+    /// Reuse a leaf's first evaluation until the leaf is expanded (sound for deterministic
+    /// playout policies; the Othello paper's _PlayZebra).
+    pub memoize_leaves: bool,
+    /// Progressive widening; `None` considers every child.
+    pub widening: Option<Widening>,
+    /// How the final move is chosen.
+    pub final_move: FinalMove,
+    /// Worker threads (root parallelism: one tree each, statistics summed at the root).
+    pub threads: usize,
+    /// Keep the subtree of the moves played between searches.
+    pub reuse_tree: bool,
+    /// Determinizations per search for imperfect-information games (each gets its own
+    /// tree and an equal share of the budget). Ignored for perfect-information games.
+    pub determinizations: usize,
+    /// Stop adding nodes when the tree holds this many (the search goes on, playing out
+    /// from leaves), bounding memory on long time budgets.
+    pub max_nodes: usize,
+}
+
+impl Default for MctsParams {
+    fn default() -> Self {
+        MctsParams {
+            budget: Budget::iterations(10_000),
+            expand_threshold: 1,
+            memoize_leaves: false,
+            widening: None,
+            final_move: FinalMove::MostVisits,
+            threads: 1,
+            reuse_tree: true,
+            determinizations: 8,
+            max_nodes: 20_000_000,
+        }
+    }
+}

@@ -1,0 +1,306 @@
+//! Leaf evaluation: playouts with a pluggable policy and an optional cut-off, or any other
+//! [`LeafEvaluator`] (a value network, an exact solver).
+//!
+//! Thread safety: each search worker owns a clone of its leaf evaluator and policy, so they
+//! may keep caches (`&mut self`); shared data such as evaluators sits behind `Arc`.
+
+use std::sync::Arc;
+
+use crate::game::{Game, Turn};
+use crate::player::{Player, Rewards, MAX_PLAYERS};
+use crate::rng::Rng;
+use crate::search::Evaluator;
+
+/// Estimates the rewards of a leaf state. The search normalises the result with the game's
+/// reward bounds.
+pub trait LeafEvaluator<G: Game>: Clone + Send {
+    /// The estimated rewards of `state`; the evaluator may consume `state` (a playout plays
+    /// on it). `buf` is scratch space for move lists.
+    fn evaluate(&mut self, game: &G, state: &mut G::State, rng: &mut Rng, buf: &mut Vec<G::Move>)
+        -> Rewards;
+}
+
+/// Chooses moves during playouts.
+pub trait PlayoutPolicy<G: Game>: Clone + Send {
+    /// The move of the player to move at a sequential turn, or `None` if there is none.
+    fn choose(&mut self, game: &G, state: &G::State, rng: &mut Rng, buf: &mut Vec<G::Move>)
+        -> Option<G::Move>;
+
+    /// `player`'s move among `moves` (non-empty) at a simultaneous turn.
+    fn choose_among(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        player: Player,
+        moves: &[G::Move],
+        rng: &mut Rng,
+    ) -> G::Move {
+        let _ = (game, state, player);
+        moves[rng.below(moves.len())]
+    }
+}
+
+/// Uniformly random moves (through [`Game::random_move`], which games may speed up).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Uniform;
+
+impl<G: Game> PlayoutPolicy<G> for Uniform {
+    #[inline]
+    fn choose(&mut self, game: &G, state: &G::State, rng: &mut Rng, buf: &mut Vec<G::Move>)
+        -> Option<G::Move> {
+        game.random_move(state, rng, buf)
+    }
+}
+
+/// A preference score for a move, higher is better (a linear feature score for a softmax
+/// policy, an evaluation of the resulting position for greedy play).
+pub trait MoveScorer<G: Game>: Send + Sync {
+    /// The score of `mv` for `player` in `state`.
+    fn score(&self, game: &G, state: &G::State, player: Player, mv: G::Move) -> f64;
+}
+
+impl<G: Game, S: MoveScorer<G> + ?Sized> MoveScorer<G> for Arc<S> {
+    #[inline]
+    fn score(&self, game: &G, state: &G::State, player: Player, mv: G::Move) -> f64 {
+        (**self).score(game, state, player, mv)
+    }
+}
+
+/// Scores a move by the evaluation of the position it leads to, from the mover's side.
+pub struct EvalScorer<G: Game>(pub Arc<dyn Evaluator<G>>);
+
+impl<G: Game> MoveScorer<G> for EvalScorer<G> {
+    fn score(&self, game: &G, state: &G::State, player: Player, mv: G::Move) -> f64 {
+        let mut next = state.clone();
+        game.apply(&mut next, mv);
+        self.0.evaluate(game, &next).get(player)
+    }
+}
+
+fn mover_moves<G: Game>(game: &G, state: &G::State, buf: &mut Vec<G::Move>) -> Option<Player> {
+    match game.turn(state) {
+        Turn::Player(p) => {
+            game.legal_moves(state, buf);
+            if buf.is_empty() {
+                None
+            } else {
+                Some(p)
+            }
+        }
+        _ => None,
+    }
+}
+
+/// With probability ε a uniformly random move, otherwise the best-scored move (ties broken
+/// at random). With ε = 0 and an [`EvalScorer`] this is evaluation-greedy play.
+#[derive(Clone)]
+pub struct EpsilonGreedy<S> {
+    /// Probability of a random move.
+    pub epsilon: f64,
+    /// The move scores.
+    pub scorer: S,
+}
+
+impl<S> EpsilonGreedy<S> {
+    fn pick<G: Game>(&self, game: &G, state: &G::State, player: Player, moves: &[G::Move], rng: &mut Rng) -> G::Move
+    where
+        S: MoveScorer<G>,
+    {
+        if self.epsilon > 0.0 && rng.chance(self.epsilon) {
+            return moves[rng.below(moves.len())];
+        }
+        let mut best = f64::NEG_INFINITY;
+        let mut best_mv = moves[0];
+        let mut ties = 0u32;
+        for &m in moves {
+            let s = self.scorer.score(game, state, player, m);
+            if s > best {
+                best = s;
+                best_mv = m;
+                ties = 1;
+            } else if s == best {
+                // Reservoir sampling over equal scores.
+                ties += 1;
+                if rng.below(ties as usize) == 0 {
+                    best_mv = m;
+                }
+            }
+        }
+        best_mv
+    }
+}
+
+impl<G: Game, S: MoveScorer<G> + Clone> PlayoutPolicy<G> for EpsilonGreedy<S> {
+    fn choose(&mut self, game: &G, state: &G::State, rng: &mut Rng, buf: &mut Vec<G::Move>)
+        -> Option<G::Move> {
+        let p = mover_moves(game, state, buf)?;
+        Some(self.pick(game, state, p, buf, rng))
+    }
+    fn choose_among(&mut self, game: &G, state: &G::State, player: Player, moves: &[G::Move], rng: &mut Rng)
+        -> G::Move {
+        self.pick(game, state, player, moves, rng)
+    }
+}
+
+/// Softmax (Gibbs) policy: `π(a) ∝ exp(score(a) / temperature)`, e.g. over linear feature
+/// scores `φ(s,a)·θ` as in the GGP paper.
+#[derive(Clone)]
+pub struct Softmax<S> {
+    /// Temperature (> 0).
+    pub temperature: f64,
+    /// The move scores.
+    pub scorer: S,
+}
+
+impl<S> Softmax<S> {
+    fn pick<G: Game>(&self, game: &G, state: &G::State, player: Player, moves: &[G::Move], rng: &mut Rng) -> G::Move
+    where
+        S: MoveScorer<G>,
+    {
+        // Two passes (max, then sampling by inversion) keep this allocation-free.
+        let inv_t = 1.0 / self.temperature;
+        let mut max = f64::NEG_INFINITY;
+        let mut total = 0.0;
+        for &m in moves {
+            let s = self.scorer.score(game, state, player, m) * inv_t;
+            if s > max {
+                total = total * (max - s).exp() + 1.0;
+                max = s;
+            } else {
+                total += (s - max).exp();
+            }
+        }
+        let mut x = rng.unit_f64() * total;
+        for &m in moves {
+            let w = (self.scorer.score(game, state, player, m) * inv_t - max).exp();
+            if x < w {
+                return m;
+            }
+            x -= w;
+        }
+        moves[moves.len() - 1]
+    }
+}
+
+impl<G: Game, S: MoveScorer<G> + Clone> PlayoutPolicy<G> for Softmax<S> {
+    fn choose(&mut self, game: &G, state: &G::State, rng: &mut Rng, buf: &mut Vec<G::Move>)
+        -> Option<G::Move> {
+        let p = mover_moves(game, state, buf)?;
+        Some(self.pick(game, state, p, buf, rng))
+    }
+    fn choose_among(&mut self, game: &G, state: &G::State, player: Player, moves: &[G::Move], rng: &mut Rng)
+        -> G::Move {
+        self.pick(game, state, player, moves, rng)
+    }
+}
+
+/// Any of the built-in policies, chosen at run time.
+pub enum AnyPolicy<G: Game> {
+    /// See [`Uniform`].
+    Uniform,
+    /// See [`EpsilonGreedy`].
+    EpsilonGreedy(EpsilonGreedy<Arc<dyn MoveScorer<G>>>),
+    /// See [`Softmax`].
+    Softmax(Softmax<Arc<dyn MoveScorer<G>>>),
+}
+
+impl<G: Game> Clone for AnyPolicy<G> {
+    fn clone(&self) -> Self {
+        match self {
+            AnyPolicy::Uniform => AnyPolicy::Uniform,
+            AnyPolicy::EpsilonGreedy(p) => AnyPolicy::EpsilonGreedy(p.clone()),
+            AnyPolicy::Softmax(p) => AnyPolicy::Softmax(p.clone()),
+        }
+    }
+}
+
+impl<G: Game> PlayoutPolicy<G> for AnyPolicy<G> {
+    fn choose(&mut self, game: &G, state: &G::State, rng: &mut Rng, buf: &mut Vec<G::Move>)
+        -> Option<G::Move> {
+        match self {
+            AnyPolicy::Uniform => game.random_move(state, rng, buf),
+            AnyPolicy::EpsilonGreedy(p) => p.choose(game, state, rng, buf),
+            AnyPolicy::Softmax(p) => p.choose(game, state, rng, buf),
+        }
+    }
+    fn choose_among(&mut self, game: &G, state: &G::State, player: Player, moves: &[G::Move], rng: &mut Rng)
+        -> G::Move {
+        match self {
+            AnyPolicy::Uniform => moves[rng.below(moves.len())],
+            AnyPolicy::EpsilonGreedy(p) => p.choose_among(game, state, player, moves, rng),
+            AnyPolicy::Softmax(p) => p.choose_among(game, state, player, moves, rng),
+        }
+    }
+}
+
+/// Playouts: play `policy` until the game ends, or for `cutoff` turns and then ask the
+/// cut-off evaluator (the Othello paper's "-break").
+pub struct Rollout<G: Game, P> {
+    /// The move chooser.
+    pub policy: P,
+    /// Stop after this many turns and evaluate, if set.
+    pub cutoff: Option<(u32, Arc<dyn Evaluator<G>>)>,
+}
+
+impl<G: Game, P: Clone> Clone for Rollout<G, P> {
+    fn clone(&self) -> Self {
+        Rollout {
+            policy: self.policy.clone(),
+            cutoff: self.cutoff.clone(),
+        }
+    }
+}
+
+impl<G: Game, P> Rollout<G, P> {
+    /// Playouts to the end of the game.
+    pub fn new(policy: P) -> Self {
+        Rollout { policy, cutoff: None }
+    }
+
+    /// Playouts cut off after `turns` turns and judged by `evaluator`.
+    pub fn with_cutoff(policy: P, turns: u32, evaluator: Arc<dyn Evaluator<G>>) -> Self {
+        Rollout {
+            policy,
+            cutoff: Some((turns, evaluator)),
+        }
+    }
+}
+
+impl<G: Game, P: PlayoutPolicy<G>> LeafEvaluator<G> for Rollout<G, P> {
+    #[inline]
+    fn evaluate(&mut self, game: &G, state: &mut G::State, rng: &mut Rng, buf: &mut Vec<G::Move>)
+        -> Rewards {
+        let limit = self.cutoff.as_ref().map_or(u32::MAX, |c| c.0);
+        let mut turns = 0u32;
+        let mut joint: [Option<G::Move>; MAX_PLAYERS] = [None; MAX_PLAYERS];
+        let mut joint_moves: Vec<G::Move> = Vec::new();
+        loop {
+            match game.turn(state) {
+                Turn::Terminal => return game.returns(state),
+                _ if turns >= limit => {
+                    let (_, eval) = self.cutoff.as_ref().expect("limit implies cut-off");
+                    return eval.evaluate(game, state);
+                }
+                Turn::Player(_) => match self.policy.choose(game, state, rng, buf) {
+                    Some(mv) => game.apply(state, mv),
+                    // A game that reports no moves at a non-terminal state: score it as is.
+                    None => return game.returns(state),
+                },
+                Turn::Simultaneous => {
+                    let players = game.facts().players;
+                    for (p, slot) in joint.iter_mut().enumerate().take(players) {
+                        game.legal_moves_of(state, Player(p as u8), buf);
+                        if buf.is_empty() {
+                            return game.returns(state);
+                        }
+                        *slot = Some(self.policy.choose_among(game, state, Player(p as u8), buf, rng));
+                    }
+                    joint_moves.clear();
+                    joint_moves.extend(joint[..players].iter().map(|m| m.expect("filled above")));
+                    game.apply_joint(state, &joint_moves);
+                }
+            }
+            turns += 1;
+        }
+    }
+}

@@ -1,0 +1,206 @@
+//! Selection: the score each child gets when the search descends through a node.
+//!
+//! Rewards seen here are normalised to `[0, 1]` for the player choosing at the node (the
+//! game's reward bounds map to 0 and 1), so constants mean the same in every game.
+//!
+//! Thread safety: selection rules are immutable during a search and `Sync`.
+
+/// What a selection rule may read about one child.
+#[derive(Clone, Copy, Debug)]
+pub struct ChildStats {
+    /// Visits of the child's edge.
+    pub visits: u32,
+    /// Summed normalised reward of the chooser over those visits.
+    pub total: f64,
+    /// Prior probability from the expander (uniform when it sets none).
+    pub prior: f32,
+    /// Static evaluation of the child from the expander, normalised for the chooser.
+    pub eval: f32,
+}
+
+/// A selection rule. `prepare` runs once per node visit, `score` once per child.
+pub trait Selection: Clone + Send + Sync + 'static {
+    /// Whatever the rule precomputes from the parent's visit count.
+    type NodeTerm: Copy;
+    /// Precomputation for a parent with `visits` visits.
+    fn prepare(&self, visits: u32) -> Self::NodeTerm;
+    /// The score of a child; the child with the highest score is chosen (first on ties).
+    fn score(&self, node: Self::NodeTerm, child: &ChildStats) -> f64;
+}
+
+/// Score given to unvisited children by the UCB rules: they are tried first.
+const UNVISITED: f64 = 1e9;
+
+/// UCB1: `X̄ᵢ + c·sqrt(2 ln n / nᵢ)`; unvisited children first, in the expander's order.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ucb1 {
+    /// Exploration constant c.
+    pub c: f64,
+}
+
+impl Default for Ucb1 {
+    fn default() -> Self {
+        // c = 1/sqrt(2) gives Kocsis & Szepesvári's UCT for rewards in [0, 1].
+        Ucb1 { c: std::f64::consts::FRAC_1_SQRT_2 }
+    }
+}
+
+impl Selection for Ucb1 {
+    type NodeTerm = f64;
+    #[inline]
+    fn prepare(&self, visits: u32) -> f64 {
+        2.0 * (visits.max(1) as f64).ln()
+    }
+    #[inline]
+    fn score(&self, two_ln_n: f64, child: &ChildStats) -> f64 {
+        if child.visits == 0 {
+            return UNVISITED;
+        }
+        let n = child.visits as f64;
+        child.total / n + self.c * (two_ln_n / n).sqrt()
+    }
+}
+
+/// UCB with an evaluation term (UCT+ and the Othello paper's eq. 2):
+/// `X̄ᵢ + w·Eᵢ + c·sqrt(2 ln n / nᵢ)`, where Eᵢ is the expander's evaluation of child i.
+/// Unvisited children are tried first, best evaluation first.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UcbEval {
+    /// Exploration constant c.
+    pub c: f64,
+    /// Weight w of the evaluation term.
+    pub weight: f64,
+}
+
+impl Selection for UcbEval {
+    type NodeTerm = f64;
+    #[inline]
+    fn prepare(&self, visits: u32) -> f64 {
+        2.0 * (visits.max(1) as f64).ln()
+    }
+    #[inline]
+    fn score(&self, two_ln_n: f64, child: &ChildStats) -> f64 {
+        let e = self.weight * child.eval as f64;
+        if child.visits == 0 {
+            return UNVISITED + e;
+        }
+        let n = child.visits as f64;
+        child.total / n + e + self.c * (two_ln_n / n).sqrt()
+    }
+}
+
+/// PUCT (AlphaZero): `Q(i) + c·Pᵢ·sqrt(n) / (1 + nᵢ)`, with `Q = fpu` for unvisited children.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Puct {
+    /// Exploration constant c_puct.
+    pub c: f64,
+    /// First-play urgency: the value assumed for unvisited children, in `[0, 1]`.
+    pub fpu: f64,
+}
+
+impl Default for Puct {
+    fn default() -> Self {
+        Puct { c: 1.5, fpu: 0.5 }
+    }
+}
+
+impl Selection for Puct {
+    type NodeTerm = f64;
+    #[inline]
+    fn prepare(&self, visits: u32) -> f64 {
+        (visits.max(1) as f64).sqrt()
+    }
+    #[inline]
+    fn score(&self, sqrt_n: f64, child: &ChildStats) -> f64 {
+        let q = if child.visits == 0 {
+            self.fpu
+        } else {
+            child.total / child.visits as f64
+        };
+        q + self.c * child.prior as f64 * sqrt_n / (1.0 + child.visits as f64)
+    }
+}
+
+/// Any of the built-in rules, chosen at run time (for agents built from spec strings). The
+/// typed rules above are faster in the inner loop.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AnySelection {
+    /// See [`Ucb1`].
+    Ucb1(Ucb1),
+    /// See [`UcbEval`].
+    UcbEval(UcbEval),
+    /// See [`Puct`].
+    Puct(Puct),
+}
+
+impl Selection for AnySelection {
+    type NodeTerm = (f64, f64);
+    #[inline]
+    fn prepare(&self, visits: u32) -> (f64, f64) {
+        match self {
+            AnySelection::Ucb1(s) => (s.prepare(visits), 0.0),
+            AnySelection::UcbEval(s) => (s.prepare(visits), 0.0),
+            AnySelection::Puct(s) => (s.prepare(visits), 0.0),
+        }
+    }
+    #[inline]
+    fn score(&self, t: (f64, f64), child: &ChildStats) -> f64 {
+        match self {
+            AnySelection::Ucb1(s) => s.score(t.0, child),
+            AnySelection::UcbEval(s) => s.score(t.0, child),
+            AnySelection::Puct(s) => s.score(t.0, child),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn child(visits: u32, total: f64, prior: f32, eval: f32) -> ChildStats {
+        ChildStats { visits, total, prior, eval }
+    }
+
+    #[test]
+    fn ucb1_matches_formula() {
+        let s = Ucb1 { c: 0.7 };
+        let t = s.prepare(100);
+        let got = s.score(t, &child(10, 6.0, 0.0, 0.0));
+        let want = 0.6 + 0.7 * (2.0 * 100f64.ln() / 10.0).sqrt();
+        assert!((got - want).abs() < 1e-12);
+        assert!(s.score(t, &child(0, 0.0, 0.0, 0.0)) > got);
+    }
+
+    #[test]
+    fn ucb_eval_adds_weighted_evaluation() {
+        let s = UcbEval { c: 0.7, weight: 0.5 };
+        let plain = Ucb1 { c: 0.7 };
+        let c = child(10, 6.0, 0.0, 0.8);
+        let d = s.score(s.prepare(100), &c) - plain.score(plain.prepare(100), &c);
+        assert!((d - 0.4).abs() < 1e-6);
+        // Unvisited: higher evaluation first.
+        assert!(s.score(1.0, &child(0, 0.0, 0.0, 0.9)) > s.score(1.0, &child(0, 0.0, 0.0, 0.1)));
+    }
+
+    #[test]
+    fn puct_uses_prior_and_fpu() {
+        let s = Puct { c: 2.0, fpu: 0.25 };
+        let t = s.prepare(16);
+        let got = s.score(t, &child(3, 1.5, 0.5, 0.0));
+        assert!((got - (0.5 + 2.0 * 0.5 * 4.0 / 4.0)).abs() < 1e-12);
+        let unvisited = s.score(t, &child(0, 0.0, 0.1, 0.0));
+        assert!((unvisited - (0.25 + 2.0 * 0.1 * 4.0)).abs() < 1e-6);
+    }
+
+    #[test]
+    fn any_selection_agrees_with_typed() {
+        let c = child(7, 3.0, 0.2, 0.4);
+        let rules = [
+            (AnySelection::Ucb1(Ucb1 { c: 1.0 }), Ucb1 { c: 1.0 }.score(2.0 * 50f64.ln(), &c)),
+            (AnySelection::Puct(Puct::default()), Puct::default().score(50f64.sqrt(), &c)),
+        ];
+        for (any, want) in rules {
+            assert!((any.score(any.prepare(50), &c) - want).abs() < 1e-12);
+        }
+    }
+}

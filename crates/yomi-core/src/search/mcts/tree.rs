@@ -1,0 +1,171 @@
+//! The search tree: nodes and edges in two growing arrays addressed by index, each node's
+//! edges one contiguous range, statistics stored beside the move they belong to.
+//!
+//! Thread safety: a tree belongs to one worker; nothing here is shared.
+
+use crate::player::{Rewards, MAX_PLAYERS};
+
+/// "No node" in child links and "no entry" in side tables.
+pub(crate) const NONE: u32 = u32::MAX;
+/// `Node::mover` of a node whose children have not been generated.
+pub(crate) const UNEXPANDED: u8 = 255;
+/// `Node::mover` of a terminal node.
+pub(crate) const TERMINAL: u8 = 254;
+/// `Node::mover` of a simultaneous-move node.
+pub(crate) const SIMULTANEOUS: u8 = 253;
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Node {
+    pub first_edge: u32,
+    pub num_edges: u32,
+    pub visits: u32,
+    /// The player choosing here, or one of the markers above.
+    pub mover: u8,
+    /// Index into `Tree::memo` (memoised leaf value) or `Tree::sims`, else `NONE`.
+    pub aux: u32,
+}
+
+impl Node {
+    pub fn leaf() -> Self {
+        Node {
+            first_edge: 0,
+            num_edges: 0,
+            visits: 0,
+            mover: UNEXPANDED,
+            aux: NONE,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Edge<M> {
+    pub mv: M,
+    pub child: u32,
+    pub visits: u32,
+    pub prior: f32,
+    pub eval: f32,
+    pub total: f64,
+}
+
+/// Layout of a simultaneous node: player p's edges are `offsets[p]..offsets[p + 1]`
+/// (relative to the node's first edge); children are keyed by the joint choice.
+#[derive(Clone, Debug)]
+pub(crate) struct SimNode {
+    pub offsets: [u32; MAX_PLAYERS + 1],
+    pub players: u8,
+    pub children: Vec<(u64, u32)>,
+}
+
+pub(crate) struct Tree<M> {
+    pub nodes: Vec<Node>,
+    pub edges: Vec<Edge<M>>,
+    pub memo: Vec<Rewards>,
+    pub sims: Vec<SimNode>,
+}
+
+impl<M: Copy + PartialEq> Tree<M> {
+    pub fn new() -> Self {
+        let mut t = Tree {
+            nodes: Vec::new(),
+            edges: Vec::new(),
+            memo: Vec::new(),
+            sims: Vec::new(),
+        };
+        t.clear();
+        t
+    }
+
+    /// Back to a single unexpanded root (keeps the allocations).
+    pub fn clear(&mut self) {
+        self.nodes.clear();
+        self.edges.clear();
+        self.memo.clear();
+        self.sims.clear();
+        self.nodes.push(Node::leaf());
+    }
+
+    pub fn new_leaf(&mut self) -> u32 {
+        self.nodes.push(Node::leaf());
+        (self.nodes.len() - 1) as u32
+    }
+
+    pub fn edge_range(&self, node: u32) -> std::ops::Range<usize> {
+        let n = &self.nodes[node as usize];
+        n.first_edge as usize..(n.first_edge + n.num_edges) as usize
+    }
+
+    /// The child reached from `node` by `mv` (sequential nodes), if it exists.
+    pub fn child_by_move(&self, node: u32, mv: M) -> Option<u32> {
+        let n = &self.nodes[node as usize];
+        if n.mover >= SIMULTANEOUS {
+            return None;
+        }
+        self.edges[self.edge_range(node)]
+            .iter()
+            .find(|e| e.mv == mv)
+            .map(|e| e.child)
+            .filter(|&c| c != NONE)
+    }
+
+    /// The child reached from the simultaneous `node` by one move per player.
+    pub fn child_by_joint(&self, node: u32, moves: &[M]) -> Option<u32> {
+        let n = self.nodes[node as usize];
+        if n.mover != SIMULTANEOUS {
+            return None;
+        }
+        let sim = &self.sims[n.aux as usize];
+        let mut key = 0u64;
+        for p in 0..sim.players as usize {
+            let lo = n.first_edge as usize + sim.offsets[p] as usize;
+            let hi = n.first_edge as usize + sim.offsets[p + 1] as usize;
+            let i = self.edges[lo..hi].iter().position(|e| Some(&e.mv) == moves.get(p))?;
+            key = key * (hi - lo) as u64 + i as u64;
+        }
+        sim.children.iter().find(|c| c.0 == key).map(|c| c.1)
+    }
+
+    /// A new tree holding the subtree below `root`, renumbered (tree reuse).
+    pub fn extract(&self, root: u32) -> Tree<M> {
+        let mut out = Tree {
+            nodes: Vec::with_capacity(self.nodes.len()),
+            edges: Vec::with_capacity(self.edges.len()),
+            memo: Vec::new(),
+            sims: Vec::new(),
+        };
+        out.nodes.push(self.nodes[root as usize]);
+        let mut stack = vec![(root, 0u32)];
+        while let Some((old, new)) = stack.pop() {
+            let n = self.nodes[old as usize];
+            let first = out.edges.len() as u32;
+            let mut copy = n;
+            copy.first_edge = first;
+            copy.aux = NONE;
+            if n.mover == UNEXPANDED && n.aux != NONE {
+                out.memo.push(self.memo[n.aux as usize]);
+                copy.aux = (out.memo.len() - 1) as u32;
+            }
+            for e in &self.edges[self.edge_range(old)] {
+                let mut e2 = *e;
+                if e.child != NONE {
+                    out.nodes.push(self.nodes[e.child as usize]);
+                    e2.child = (out.nodes.len() - 1) as u32;
+                    stack.push((e.child, e2.child));
+                }
+                out.edges.push(e2);
+            }
+            if n.mover == SIMULTANEOUS {
+                let mut sim = self.sims[n.aux as usize].clone();
+                for c in &mut sim.children {
+                    out.nodes.push(self.nodes[c.1 as usize]);
+                    let new_child = (out.nodes.len() - 1) as u32;
+                    stack.push((c.1, new_child));
+                    c.1 = new_child;
+                }
+                out.sims.push(sim);
+                copy.aux = (out.sims.len() - 1) as u32;
+            }
+            out.nodes[new as usize] = copy;
+        }
+        out
+    }
+}

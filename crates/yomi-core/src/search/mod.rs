@@ -1,0 +1,84 @@
+//! Game-independent search: [`mcts`] (one Monte Carlo tree search with plug-in points),
+//! [`flatmc`] (flat Monte Carlo) and [`alphabeta`] (negamax with a transposition table and
+//! iterative deepening), plus the pieces they share: evaluators and budgets.
+
+pub mod alphabeta;
+pub mod flatmc;
+pub mod mcts;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::game::Game;
+use crate::player::Rewards;
+
+/// A static position evaluation: estimated rewards of every player in the game's units
+/// (within [`crate::GameFacts::reward_bounds`]). Used at playout cut-offs, by
+/// evaluation-guided playouts, in the UCB evaluation term and at alpha-beta leaves.
+pub trait Evaluator<G: Game>: Send + Sync {
+    /// The estimated rewards of `state`.
+    fn evaluate(&self, game: &G, state: &G::State) -> Rewards;
+}
+
+impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for Arc<E> {
+    #[inline]
+    fn evaluate(&self, game: &G, state: &G::State) -> Rewards {
+        (**self).evaluate(game, state)
+    }
+}
+
+impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for Box<E> {
+    #[inline]
+    fn evaluate(&self, game: &G, state: &G::State) -> Rewards {
+        (**self).evaluate(game, state)
+    }
+}
+
+/// The evaluation that knows nothing: every player gets the midpoint of the reward range
+/// (a draw in a zero-sum game), or the true returns at terminal states.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NeutralEvaluator;
+
+impl<G: Game> Evaluator<G> for NeutralEvaluator {
+    fn evaluate(&self, game: &G, state: &G::State) -> Rewards {
+        if game.is_terminal(state) {
+            return game.returns(state);
+        }
+        let f = game.facts();
+        let mid = 0.5 * (f.reward_bounds.0 + f.reward_bounds.1);
+        Rewards::from_slice(&vec![mid; f.players])
+    }
+}
+
+/// How long a search may run: a number of iterations, a wall-clock time, or both (whichever
+/// ends first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Most iterations (playouts, nodes), if limited.
+    pub iterations: Option<u64>,
+    /// Most wall-clock time, if limited.
+    pub time: Option<Duration>,
+}
+
+impl Budget {
+    /// A budget of `n` iterations.
+    pub fn iterations(n: u64) -> Self {
+        Budget {
+            iterations: Some(n),
+            time: None,
+        }
+    }
+
+    /// A budget of wall-clock time.
+    pub fn time(t: Duration) -> Self {
+        Budget {
+            iterations: None,
+            time: Some(t),
+        }
+    }
+
+    /// The point in time at which a search started now must stop, if timed.
+    pub fn deadline(&self, start: Instant) -> Option<Instant> {
+        self.time.map(|t| start + t)
+    }
+}
