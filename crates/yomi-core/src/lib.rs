@@ -19,6 +19,7 @@
 //! ```
 
 pub mod agent;
+pub mod bench;
 pub mod arena;
 pub mod game;
 pub mod notation;

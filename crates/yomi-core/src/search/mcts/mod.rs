@@ -297,7 +297,8 @@ where
         }));
     }
 
-    /// The best edge in `range` (absolute edge indices) by the selection rule.
+    /// The best edge in `range` (absolute edge indices) by the selection rule, the first on
+    /// ties.
     #[inline]
     fn select_in(&self, node_visits: u32, lo: usize, hi: usize) -> usize {
         let term = self.selection.prepare(node_visits);
@@ -316,6 +317,41 @@ where
             if s > best {
                 best = s;
                 best_i = lo + i;
+            }
+        }
+        best_i
+    }
+
+    /// Decoupled selection for one player at a simultaneous node: with probability
+    /// `simultaneous_exploration` a uniformly random move, otherwise the selection rule with
+    /// ties broken at random. Deterministic UCB makes symmetric players choose in lockstep
+    /// (their statistics stay identical), so they never see the mixed outcomes: in the
+    /// prisoner's dilemma both "learn" to cooperate. Independent random exploration, as in
+    /// EXP3's mixing, breaks the lockstep.
+    fn select_in_random_ties(&mut self, node_visits: u32, lo: usize, hi: usize) -> usize {
+        let gamma = self.params.simultaneous_exploration;
+        if gamma > 0.0 && self.rng.chance(gamma) {
+            return lo + self.rng.below(hi - lo);
+        }
+        let term = self.selection.prepare(node_visits);
+        let mut best = f64::NEG_INFINITY;
+        let mut best_i = lo;
+        let mut ties = 0usize;
+        for i in lo..hi {
+            let e = &self.tree.edges[i];
+            let s = self.selection.score(
+                term,
+                &ChildStats { visits: e.visits, total: e.total, prior: e.prior, eval: e.eval },
+            );
+            if s > best {
+                best = s;
+                best_i = i;
+                ties = 1;
+            } else if s == best {
+                ties += 1;
+                if self.rng.below(ties) == 0 {
+                    best_i = i;
+                }
             }
         }
         best_i
@@ -384,7 +420,7 @@ where
                     let lo = n.first_edge as usize + offs[p] as usize;
                     let count = (offs[p + 1] - offs[p]) as usize;
                     let k = self.admitted(n.visits, count);
-                    let e = self.select_in(n.visits, lo, lo + k);
+                    let e = self.select_in_random_ties(n.visits, lo, lo + k);
                     key = key * count as u64 + (e - lo) as u64;
                     self.joint.push(self.tree.edges[e].mv);
                     self.path.push(Step {

@@ -70,6 +70,9 @@ pub struct MctsParams {
     /// Determinizations per search for imperfect-information games (each gets its own
     /// tree and an equal share of the budget). Ignored for perfect-information games.
     pub determinizations: usize,
+    /// Probability that a player picks a uniformly random move at a simultaneous node
+    /// (decoupled selection); see the search docs for why it is not 0.
+    pub simultaneous_exploration: f64,
     /// Stop adding nodes when the tree holds this many (the search goes on, playing out
     /// from leaves), bounding memory on long time budgets.
     pub max_nodes: usize,
@@ -86,6 +89,7 @@ impl Default for MctsParams {
             threads: 1,
             reuse_tree: true,
             determinizations: 8,
+            simultaneous_exploration: 0.1,
             max_nodes: 20_000_000,
         }
     }

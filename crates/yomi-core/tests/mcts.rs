@@ -1,0 +1,315 @@
+//! Tests of each plug-in point of the MCTS on the tiny games of `yomi_core::testing`.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use yomi_core::search::mcts::*;
+use yomi_core::search::{Budget, Evaluator};
+use yomi_core::testing::{MatrixGame, Nim, NimState, SecretGuess};
+use yomi_core::{Game, Played, Player, Rewards, Rng};
+
+fn params(iters: u64) -> MctsParams {
+    MctsParams { budget: Budget::iterations(iters), ..MctsParams::default() }
+}
+
+fn visits<M: PartialEq + Copy>(r: &SearchResult<M>, mv: M) -> u64 {
+    r.children.iter().find(|c| c.mv == mv).map_or(0, |c| c.visits)
+}
+
+#[test]
+fn uct_finds_winning_nim_moves_and_values_converge() {
+    for heap in 5..=15u32 {
+        let game = Nim::new(heap);
+        let s = game.initial_state();
+        let mut m = Mcts::uct(params(20_000), heap as u64);
+        let r = m.search(&game, &s);
+        let v = r.root_value().unwrap();
+        if heap % 4 == 0 {
+            assert!(v < 0.35, "heap {heap}: lost position valued {v}");
+        } else {
+            assert_eq!(m.choose(&r), Some(heap % 4), "heap {heap}: {:?}", r.children);
+            assert!(v > 0.75, "heap {heap}: won position valued {v}");
+        }
+        m.check_trees().unwrap();
+        assert_eq!(r.iterations, 20_000);
+    }
+}
+
+#[test]
+fn more_iterations_bring_values_closer_to_exact() {
+    // Heap 9 is won (take 1); the root value must approach 1 as the budget grows.
+    let game = Nim::new(9);
+    let s = game.initial_state();
+    let err = |iters| {
+        let mut total = 0.0;
+        for seed in 0..5 {
+            let mut m = Mcts::uct(params(iters), seed);
+            let r = m.search(&game, &s);
+            total += 1.0 - r.children.iter().find(|c| c.mv == 1).unwrap().mean().unwrap();
+        }
+        total / 5.0
+    };
+    let (e1, e2) = (err(500), err(20_000));
+    assert!(e2 < e1, "error did not shrink: {e1} -> {e2}");
+}
+
+#[test]
+fn expansion_threshold_bounds_tree_size() {
+    let game = Nim::new(40);
+    let s = game.initial_state();
+    for threshold in [1u32, 5, 100] {
+        let mut p = params(5_000);
+        p.expand_threshold = threshold;
+        let mut m = Mcts::uct(p, 1);
+        let r = m.search(&game, &s);
+        // Each created node needs `threshold` visits before it creates up to 3 children.
+        let bound = 1 + 3 * (5_000 / threshold.max(1) as usize + 1);
+        assert!(r.nodes <= bound, "threshold {threshold}: {} nodes > {bound}", r.nodes);
+        if threshold == 100 {
+            assert!(r.nodes < 400, "{}", r.nodes);
+        }
+    }
+}
+
+/// A leaf evaluator that counts its calls and plays deterministically (take 1 stone).
+#[derive(Clone)]
+struct CountingTakeOne(Arc<AtomicUsize>);
+
+impl LeafEvaluator<Nim> for CountingTakeOne {
+    fn evaluate(&mut self, game: &Nim, state: &mut NimState, _: &mut Rng, _: &mut Vec<u32>) -> Rewards {
+        self.0.fetch_add(1, Ordering::Relaxed);
+        while state.stones > 0 {
+            game.apply(state, 1);
+        }
+        game.returns(state)
+    }
+}
+
+#[test]
+fn memoised_leaves_are_evaluated_once_until_expanded() {
+    let game = Nim::new(30);
+    let s = game.initial_state();
+    for memo in [false, true] {
+        let calls = Arc::new(AtomicUsize::new(0));
+        let mut p = params(2_000);
+        p.expand_threshold = 5;
+        p.memoize_leaves = memo;
+        let mut m = Mcts::new(p, Ucb1::default(), CountingTakeOne(calls.clone()), NoExpander, 3);
+        let r = m.search(&game, &s);
+        let n = calls.load(Ordering::Relaxed);
+        if memo {
+            // One evaluation per created node at most.
+            assert!(n <= r.nodes, "{n} evaluations for {} nodes", r.nodes);
+        } else {
+            assert!(n > 1_500, "{n}");
+        }
+    }
+}
+
+#[test]
+fn progressive_widening_admits_children_in_order() {
+    let game = Nim::new(20);
+    let s = game.initial_state();
+    let mut p = params(3_000);
+    p.widening = Some(Widening::new(|_| 1));
+    let mut m = Mcts::uct(p.clone(), 1);
+    let r = m.search(&game, &s);
+    assert_eq!(visits(&r, 1), 3_000, "only the first child may be visited: {:?}", r.children);
+    // k(n) = ceil(0.5 * sqrt(n)): the second child enters at n = 2, the third at n = 17.
+    p.widening = Some(Widening::power(0.5, 0.5));
+    let w = Widening::power(0.5, 0.5);
+    assert_eq!(((w.0)(1), (w.0)(4), (w.0)(17), (w.0)(3000)), (1, 1, 3, 28));
+    let mut m = Mcts::uct(p, 1);
+    let r = m.search(&game, &s);
+    assert!(r.children.iter().all(|c| c.visits > 0), "{:?}", r.children);
+}
+
+/// Evaluates every position as a fixed reward for player 0, counting calls.
+struct FixedEval(f64, Arc<AtomicUsize>);
+
+impl Evaluator<Nim> for FixedEval {
+    fn evaluate(&self, _: &Nim, _: &NimState) -> Rewards {
+        self.1.fetch_add(1, Ordering::Relaxed);
+        Rewards::zero_sum(self.0)
+    }
+}
+
+#[test]
+fn playout_cutoff_uses_the_evaluator() {
+    let game = Nim::new(50);
+    let s = game.initial_state();
+    let calls = Arc::new(AtomicUsize::new(0));
+    let eval: Arc<dyn Evaluator<Nim>> = Arc::new(FixedEval(0.5, calls.clone()));
+    let leaf = Rollout::with_cutoff(Uniform, 0, eval);
+    let mut m = Mcts::new(params(1_000), Ucb1::default(), leaf, NoExpander, 1);
+    let r = m.search(&game, &s);
+    // Every playout is cut at once and judged 0.5 for player 0: normalised (0.5+1)/2 = 0.75.
+    assert!((r.root_value().unwrap() - 0.75).abs() < 1e-9, "{:?}", r.root_value());
+    assert_eq!(calls.load(Ordering::Relaxed), 1_000);
+}
+
+/// Scores taking 2 stones highest.
+struct PreferTwo;
+impl MoveScorer<Nim> for PreferTwo {
+    fn score(&self, _: &Nim, _: &NimState, _: Player, mv: u32) -> f64 {
+        if mv == 2 {
+            1.0
+        } else {
+            0.0
+        }
+    }
+}
+
+#[test]
+fn playout_policies_choose_as_specified() {
+    let game = Nim::new(10);
+    let s = game.initial_state();
+    let mut rng = Rng::seed_from_u64(9);
+    let mut buf = Vec::new();
+    let mut count = |policy: &mut dyn FnMut(&mut Rng, &mut Vec<u32>) -> u32| {
+        let mut c = [0u32; 4];
+        for _ in 0..10_000 {
+            c[policy(&mut rng, &mut buf) as usize] += 1;
+        }
+        c
+    };
+    let mut greedy = EpsilonGreedy { epsilon: 0.0, scorer: Arc::new(PreferTwo) };
+    let c = count(&mut |r, b| greedy.choose(&game, &s, r, b).unwrap());
+    assert_eq!(c[2], 10_000);
+    let mut eg = EpsilonGreedy { epsilon: 0.3, scorer: Arc::new(PreferTwo) };
+    let c = count(&mut |r, b| eg.choose(&game, &s, r, b).unwrap());
+    // P(2) = 0.7 + 0.3/3 = 0.8.
+    assert!((7_700..8_300).contains(&c[2]), "{c:?}");
+    let mut soft = Softmax { temperature: 1.0, scorer: Arc::new(PreferTwo) };
+    let c = count(&mut |r, b| soft.choose(&game, &s, r, b).unwrap());
+    // P(2) = e / (e + 2) = 0.576.
+    assert!((5_500..6_000).contains(&c[2]), "{c:?}");
+    let mut cold = Softmax { temperature: 0.01, scorer: Arc::new(PreferTwo) };
+    let c = count(&mut |r, b| cold.choose(&game, &s, r, b).unwrap());
+    assert_eq!(c[2], 10_000);
+    let c = count(&mut |r, b| Uniform.choose(&game, &s, r, b).unwrap());
+    assert!(c[1..].iter().all(|&k| (3_100..3_600).contains(&k)), "{c:?}");
+}
+
+/// Gives move 2 a prior of 0.98 everywhere.
+#[derive(Clone)]
+struct PriorOnTwo;
+impl Expander<Nim> for PriorOnTwo {
+    fn expand(&mut self, _: &Nim, _: &NimState, _: Player, slots: &mut [EdgeSlot<u32>], _: &mut Rng) {
+        for s in slots.iter_mut() {
+            s.prior = if s.mv == 2 { 0.98 } else { 0.01 };
+        }
+    }
+}
+
+#[test]
+fn puct_follows_priors_and_ucb_eval_follows_evaluations() {
+    let game = Nim::new(40);
+    let s = game.initial_state();
+    let mut p = params(200);
+    p.expand_threshold = 0;
+    let mut m = Mcts::new(p, Puct { c: 5.0, fpu: 0.5 }, Rollout::new(Uniform), PriorOnTwo, 1);
+    let r = m.search(&game, &s);
+    assert!(visits(&r, 2) > 150, "{:?}", r.children);
+
+    // An evaluation saying "after taking 3, player 0 wins".
+    struct LikesThree;
+    impl Evaluator<Nim> for LikesThree {
+        fn evaluate(&self, _: &Nim, s: &NimState) -> Rewards {
+            Rewards::zero_sum(if s.stones == 37 { 0.9 } else { -0.9 })
+        }
+    }
+    let expander = ChildEvaluation { evaluator: Arc::new(LikesThree), best_first: false };
+    let sel = UcbEval { c: 0.3, weight: 3.0 };
+    let mut m = Mcts::new(params(500), sel, Rollout::new(Uniform), expander, 1);
+    let r = m.search(&game, &s);
+    assert!(visits(&r, 3) > 400, "{:?}", r.children);
+}
+
+#[test]
+fn decoupled_selection_finds_dominant_simultaneous_moves() {
+    let game = MatrixGame::prisoners_dilemma();
+    let s = game.initial_state();
+    for p in [Player(0), Player(1)] {
+        let mut m = Mcts::uct(params(5_000), 7);
+        let r = m.search_for(&game, &s, p);
+        assert_eq!(r.children.len(), 2);
+        assert!(visits(&r, 1) > visits(&r, 0), "{p}: {:?}", r.children);
+        assert_eq!(m.choose(&r), Some(1));
+    }
+}
+
+#[test]
+fn determinized_search_does_not_peek_at_hidden_information() {
+    // The secret is 0; the guesser cannot see it, so it must not prefer 0.
+    let game = SecretGuess { n: 4 };
+    let mut s = game.initial_state();
+    game.apply(&mut s, 0);
+    let mut hits = 0;
+    for seed in 0..40 {
+        let mut p = params(400);
+        p.determinizations = 8;
+        let mut m = Mcts::uct(p, seed);
+        let r = m.search_for(&game, &s, Player(1));
+        assert_eq!(r.children.len(), 4);
+        if m.choose(&r) == Some(0) {
+            hits += 1;
+        }
+    }
+    // Uniform guessing hits 1 in 4 (10 of 40 expected); a peeking search would hit 40.
+    assert!(hits < 22, "the search guessed the hidden secret {hits}/40 times");
+}
+
+#[test]
+fn tree_reuse_keeps_the_subtree_statistics() {
+    let game = Nim::new(30);
+    let s = game.initial_state();
+    let mut m = Mcts::uct(params(5_000), 5);
+    let r = m.search(&game, &s);
+    let mv = m.choose(&r).unwrap();
+    let before = visits(&r, mv);
+    m.advance(&game, &s, Played::Single(Player(0), mv));
+    let mut next = s;
+    game.apply(&mut next, mv);
+    m.params.budget = Budget::iterations(0);
+    let r2 = m.search(&game, &next);
+    let kept: u64 = r2.children.iter().map(|c| c.visits).sum();
+    // The child was visited `before` times; its first visit was the playout that created it.
+    assert_eq!(kept, before - 1, "{:?}", r2.children);
+    m.check_trees().unwrap();
+
+    // A state the tree does not know resets it.
+    let other = Nim::new(30).initial_state();
+    let r3 = m.search(&game, &NimState { stones: 17, ..other });
+    assert_eq!(r3.children.iter().map(|c| c.visits).sum::<u64>(), 0);
+}
+
+#[test]
+fn threads_add_iterations_and_same_seed_replays() {
+    let game = Nim::new(25);
+    let s = game.initial_state();
+    let mut p = params(8_000);
+    p.threads = 2;
+    let run = || {
+        let mut m = Mcts::uct(p.clone(), 11);
+        m.search(&game, &s)
+    };
+    let (a, b) = (run(), run());
+    assert_eq!(a.iterations, 8_000);
+    assert_eq!(a.children, b.children, "same seed, different search");
+    assert_eq!(Mcts::uct(p.clone(), 11).search(&game, &s).children, a.children);
+    let single = Mcts::uct(params(8_000), 11).search(&game, &s);
+    assert_eq!(single.children.iter().map(|c| c.visits).sum::<u64>(), 8_000);
+}
+
+#[test]
+fn time_budget_stops_the_search() {
+    let game = Nim::new(200);
+    let s = game.initial_state();
+    let mut p = params(0);
+    p.budget = Budget::time(std::time::Duration::from_millis(50));
+    let mut m = Mcts::uct(p, 1);
+    let r = m.search(&game, &s);
+    assert!(r.elapsed.as_millis() < 500, "{:?}", r.elapsed);
+    assert!(r.iterations > 10);
+}
