@@ -1,1 +1,0 @@
-//! Matches and round robins (being written).

@@ -1,0 +1,112 @@
+//! The arena: plays games between agents, matches and round robins, keeps records and
+//! computes statistics. Everything here is generic over [`Game`](crate::Game).
+//!
+//! - [`play`]: one game, one agent per seat ([`play_game`]): legality checks, forfeits,
+//!   the turn limit, moves in notation, timing per seat.
+//! - [`round_robin`]: [`RoundRobin`], the configuration of a match (a round robin of two)
+//!   or a round robin; its schedule (colors alternate, seats rotate, seeds derive from
+//!   the match seed and a stable game index); [`RoundRobin::run`] plays the games in
+//!   parallel with a progress bar and returns a [`TournamentResult`].
+//! - [`records`]: [`GameRecord`] and the JSONL records file ([`RecordLog`]): one line per
+//!   finished game, flushed at once; an interrupted run resumes from it.
+//! - [`stats`]: wins/draws/losses, score rates with Wilson intervals, Elo differences,
+//!   [`Standings`] and a [`CrossTable`], rendered as text or Markdown ([`TableFormat`]).
+//!
+//! ```
+//! use yomi_core::arena::{RoundRobin, TableFormat};
+//! use yomi_core::registry::AgentRegistry;
+//! use yomi_core::testing::Nim;
+//!
+//! let game = Nim::new(7);
+//! let registry = AgentRegistry::with_core_agents();
+//! let result = RoundRobin::head_to_head("alphabeta:depth=8", "random")
+//!     .games(4)
+//!     .seed(1)
+//!     .quiet(true)
+//!     .run(&game, &registry)
+//!     .unwrap();
+//! assert_eq!(result.records.len(), 4);
+//! assert_eq!(result.records[1].seats, ["random", "alphabeta:depth=8"]); // colors alternate
+//! println!("{}", result.report(TableFormat::Text));
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+use crate::spec::SpecError;
+
+pub mod play;
+pub mod records;
+pub mod round_robin;
+pub mod stats;
+mod table;
+
+pub use play::{forfeit_returns, play_game, play_game_with, PlayedGame, Termination};
+pub use records::{read_records, setup_fingerprint, GameRecord, RecordLog, RECORD_VERSION};
+pub use round_robin::{
+    RoundRobin, ScheduledGame, TournamentResult, DEFAULT_GAMES, DEFAULT_TURN_LIMIT,
+};
+pub use stats::{
+    elo_estimate, elo_from_score, score_estimate, seat_results, wilson_interval, CrossTable,
+    Estimate, SeatResult, Standing, Standings, Wdl, ELO_LIMIT, Z_95,
+};
+pub use table::TableFormat;
+
+/// Why a match could not be run.
+#[derive(Debug, Error)]
+pub enum ArenaError {
+    /// An agent spec is malformed or does not build for this game.
+    #[error("agent {spec:?}: {source}")]
+    Spec {
+        /// The spec as given.
+        spec: String,
+        /// What is wrong with it.
+        #[source]
+        source: SpecError,
+    },
+    /// The configuration cannot be run (no agents, an agent listed twice, the wrong
+    /// number of seats, a thread pool that does not start).
+    #[error("{0}")]
+    Config(String),
+    /// Reading or writing the records file failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A complete line of the records file is not a game record of this format version.
+    #[error("{}, line {line}: {reason}", path.display())]
+    BadRecord {
+        /// The file.
+        path: PathBuf,
+        /// The line number (from 1).
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The records file holds games of another configuration; resuming would mix them.
+    #[error(
+        "{} holds records of another configuration: {detail}; use another records file, or \
+         the settings that wrote this one",
+        path.display()
+    )]
+    Mismatch {
+        /// The file.
+        path: PathBuf,
+        /// Which record differs, and how.
+        detail: String,
+    },
+}
+
+impl ArenaError {
+    pub(crate) fn io(path: &Path, source: std::io::Error) -> Self {
+        ArenaError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}

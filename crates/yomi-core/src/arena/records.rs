@@ -1,0 +1,240 @@
+//! Game records and the JSONL file that stores them.
+//!
+//! Every finished game becomes one [`GameRecord`], written as one line of JSON and flushed
+//! at once, so a run that is killed loses at most the games still being played. A run
+//! pointed at an existing file reads the finished games back ([`RecordLog::open`]) and
+//! plays only the rest; a partial last line (the process died while writing it) is cut
+//! off before new lines are appended.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use serde::{Deserialize, Serialize};
+
+use super::play::{PlayedGame, Termination};
+use super::stats::SeatResult;
+use super::ArenaError;
+
+/// The version of the record format written by this code. Files of another version are
+/// refused rather than misread.
+pub const RECORD_VERSION: u32 = 1;
+
+/// One finished game, as stored in a records file (one JSON object per line).
+///
+/// The key of a record is (`game`, `seats`, `index`, `seed`) together with `pairing`;
+/// `setup` and `turn_limit` must match too when a run resumes from a file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The record format version, [`RECORD_VERSION`].
+    pub version: u32,
+    /// The game's short name ([`crate::GameFacts::name`]).
+    pub game: String,
+    /// A fingerprint of the game's variant: 16 hex digits of the FNV-1a hash of the initial
+    /// state's notation (tells `nim` with 10 stones from `nim` with 12).
+    pub setup: String,
+    /// The pairing (group of agents) this game belongs to; see [`super::RoundRobin`].
+    pub pairing: usize,
+    /// The game's index within its pairing.
+    pub index: usize,
+    /// The game's seed; agent seeds derive from it and the seat.
+    pub seed: u64,
+    /// The agent spec of each seat (seat `i` plays player `i`).
+    pub seats: Vec<String>,
+    /// The turn limit the game was played under.
+    pub turn_limit: usize,
+    /// The moves in notation (joint moves as `[m0 m1]`).
+    pub moves: Vec<String>,
+    /// The reward of each seat.
+    pub returns: Vec<f64>,
+    /// The result of each seat.
+    pub results: Vec<SeatResult>,
+    /// Turns played.
+    pub turns: usize,
+    /// How the game ended.
+    pub termination: Termination,
+    /// The final state in notation.
+    pub final_state: String,
+    /// Wall time of the game, in seconds.
+    pub seconds: f64,
+    /// Wall time of each seat's agent, in seconds.
+    pub seat_seconds: Vec<f64>,
+    /// Moves each seat's agent chose.
+    pub seat_moves: Vec<usize>,
+}
+
+impl GameRecord {
+    /// A record of `played`, with the game's identity given by the other arguments.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        game: &str,
+        setup: &str,
+        pairing: usize,
+        index: usize,
+        seed: u64,
+        seats: Vec<String>,
+        turn_limit: usize,
+        played: PlayedGame,
+    ) -> Self {
+        GameRecord {
+            version: RECORD_VERSION,
+            game: game.to_string(),
+            setup: setup.to_string(),
+            pairing,
+            index,
+            seed,
+            seats,
+            turn_limit,
+            moves: played.moves,
+            returns: played.returns,
+            results: played.results,
+            turns: played.turns,
+            termination: played.termination,
+            final_state: played.final_state,
+            seconds: played.seconds,
+            seat_seconds: played.seat_seconds,
+            seat_moves: played.seat_moves,
+        }
+    }
+
+    /// The same record with every timing set to zero (timings are the only part of a
+    /// record that differs between two runs with the same seed).
+    pub fn without_timing(&self) -> Self {
+        let mut r = self.clone();
+        r.seconds = 0.0;
+        r.seat_seconds.iter_mut().for_each(|s| *s = 0.0);
+        r
+    }
+}
+
+/// The fingerprint stored in [`GameRecord::setup`]: FNV-1a (64 bits) of `text`, as 16 hex
+/// digits. Stable across Rust versions and platforms.
+pub fn setup_fingerprint(text: &str) -> String {
+    let mut h: u64 = 0xCBF2_9CE4_8422_2325;
+    for b in text.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01B3);
+    }
+    format!("{h:016x}")
+}
+
+/// Reads every complete record of a records file, in file order. A partial last line (no
+/// newline at the end) is ignored; blank lines are skipped.
+///
+/// # Errors
+/// [`ArenaError::Io`] when the file cannot be read; [`ArenaError::BadRecord`] for a line
+/// that is not a record of [`RECORD_VERSION`].
+pub fn read_records(path: &Path) -> Result<Vec<GameRecord>, ArenaError> {
+    let mut text = Vec::new();
+    File::open(path)
+        .and_then(|mut f| f.read_to_end(&mut text))
+        .map_err(|e| ArenaError::io(path, e))?;
+    Ok(parse_complete_lines(path, &text)?.0)
+}
+
+/// Parses the complete lines of `bytes`; returns the records and the length of the
+/// complete part (where a partial last line starts).
+fn parse_complete_lines(path: &Path, bytes: &[u8]) -> Result<(Vec<GameRecord>, usize), ArenaError> {
+    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let mut records = Vec::new();
+    for (i, line) in bytes[..complete].split(|&b| b == b'\n').enumerate() {
+        let line_no = i + 1;
+        let bad = |reason: String| ArenaError::BadRecord {
+            path: path.to_path_buf(),
+            line: line_no,
+            reason,
+        };
+        let text = std::str::from_utf8(line).map_err(|_| bad("not UTF-8".into()))?;
+        if text.trim().is_empty() {
+            continue;
+        }
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| bad(format!("not JSON: {e}")))?;
+        match value.get("version").and_then(serde_json::Value::as_u64) {
+            Some(v) if v == RECORD_VERSION as u64 => {}
+            Some(v) => {
+                return Err(bad(format!(
+                    "record format version {v}; this program reads version {RECORD_VERSION}"
+                )))
+            }
+            None => return Err(bad("not a yomi game record (no \"version\")".into())),
+        }
+        let record: GameRecord =
+            serde_json::from_value(value).map_err(|e| bad(format!("not a game record: {e}")))?;
+        records.push(record);
+    }
+    Ok((records, complete))
+}
+
+/// A records file open for appending, shared by the threads of a run.
+///
+/// Each [`RecordLog::append`] writes one line and flushes it under a mutex, so lines never
+/// interleave and a finished game is on disk before the next one is reported.
+#[derive(Debug)]
+pub struct RecordLog {
+    path: PathBuf,
+    file: Mutex<File>,
+}
+
+impl RecordLog {
+    /// Opens (or creates) the records file at `path` for a run that resumes it: reads the
+    /// complete records already there, cuts off a partial last line, and positions new
+    /// writes at the end. Returns the log and the records found, in file order.
+    ///
+    /// # Errors
+    /// [`ArenaError::Io`] when the file cannot be opened, read or truncated;
+    /// [`ArenaError::BadRecord`] for a complete line that is not a record.
+    pub fn open(path: &Path) -> Result<(Self, Vec<GameRecord>), ArenaError> {
+        let io = |e| ArenaError::io(path, e);
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(io)?;
+        }
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(io)?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).map_err(io)?;
+        let (records, complete) = parse_complete_lines(path, &bytes)?;
+        if complete < bytes.len() {
+            file.set_len(complete as u64).map_err(io)?;
+            file.sync_data().map_err(io)?;
+        }
+        file.seek(SeekFrom::Start(complete as u64)).map_err(io)?;
+        Ok((
+            RecordLog {
+                path: path.to_path_buf(),
+                file: Mutex::new(file),
+            },
+            records,
+        ))
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends `record` as one line and flushes it.
+    ///
+    /// # Errors
+    /// [`ArenaError::Io`] when writing fails.
+    pub fn append(&self, record: &GameRecord) -> Result<(), ArenaError> {
+        let mut line = serde_json::to_string(record).map_err(|e| ArenaError::BadRecord {
+            path: self.path.clone(),
+            line: 0,
+            reason: format!("cannot write the record: {e}"),
+        })?;
+        line.push('\n');
+        // A poisoned lock only means another thread panicked between writes; the file is
+        // still consistent line by line.
+        let mut file = self.file.lock().unwrap_or_else(|p| p.into_inner());
+        file.write_all(line.as_bytes())
+            .and_then(|()| file.flush())
+            .map_err(|e| ArenaError::io(&self.path, e))
+    }
+}

@@ -1,0 +1,604 @@
+//! Matches and round robins: the configuration, the schedule of games, running them in
+//! parallel with resumable records, and the result.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::play::play_game;
+use super::records::{read_records, setup_fingerprint, GameRecord, RecordLog};
+use super::stats::{CrossTable, Standings, Wdl};
+use super::table::TableFormat;
+use super::ArenaError;
+use crate::game::Game;
+use crate::registry::AgentRegistry;
+use crate::rng::derive_seed;
+use crate::spec::AgentSpec;
+
+/// Games per pairing when none is given.
+pub const DEFAULT_GAMES: usize = 100;
+
+/// The turn limit for games that declare no [`crate::GameFacts::max_turns`] and when none
+/// is given.
+pub const DEFAULT_TURN_LIMIT: usize = 10_000;
+
+fn default_games() -> usize {
+    DEFAULT_GAMES
+}
+
+/// A match or round robin between agents given by spec strings.
+///
+/// A match is a round robin of two agents. The schedule, for a game of `P` players and `K`
+/// listed agents:
+/// - **Pairings.** With `K ≥ P`, every set of `P` agents meets (for two players: every
+///   pair), numbered in colexicographic order — for two players `(0,1), (0,2), (1,2),
+///   (0,3), …` — so appending an agent to the list keeps the numbers (and seeds, and
+///   records) of the existing pairings. With `K < P` (say two agents in a four-player
+///   game) there is one pairing in which the agents fill the seats cyclically.
+/// - **Seats.** Game `i` of a pairing `[a₀, a₁, …]` of `m` agents gives seat `s` to agent
+///   `a[(s + i) mod m]`: in a match of A and B, A is player 0 in even games and B in odd
+///   ones. Over a multiple of `m` games every agent holds every seat equally often.
+/// - **Seeds.** Game `i` of pairing `p` gets the seed `derive_seed(seed, p·2³² + i)`, and
+///   the agent in seat `s` the seed `derive_seed(game seed, s)`. Results do not depend on
+///   thread count or scheduling (as long as agents are deterministic given their seed:
+///   time budgets are not).
+///
+/// Agents are built with [`AgentRegistry::build`]. Games run in parallel on a rayon pool
+/// ([`RoundRobin::threads`]); with one thread, or when an agent is `human`, they run one
+/// after another on the calling thread.
+///
+/// The struct derives serde so that the CLI can read it from an experiment file (with
+/// `#[serde(flatten)]` beside its own keys); only `agents` is required.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundRobin {
+    /// The agents' spec strings (`mcts:iters=1000`), at least one, no two the same.
+    pub agents: Vec<String>,
+    /// Games per pairing (default [`DEFAULT_GAMES`]).
+    #[serde(default = "default_games")]
+    pub games: usize,
+    /// The seed every game's seed derives from (default 0).
+    #[serde(default)]
+    pub seed: u64,
+    /// Worker threads; `None` or 0 uses every core. Use 1 for `human` agents (forced when
+    /// an agent is `human`).
+    #[serde(default)]
+    pub threads: Option<usize>,
+    /// Turns after which a game is stopped and scored by [`Game::returns`] of the state
+    /// reached. Default: the game's [`crate::GameFacts::max_turns`], else
+    /// [`DEFAULT_TURN_LIMIT`].
+    #[serde(default)]
+    pub turn_limit: Option<usize>,
+    /// The JSONL records file: appended to as games finish; an existing file is resumed.
+    /// `None` keeps records in memory only.
+    #[serde(default)]
+    pub out: Option<PathBuf>,
+    /// Hides the progress bar (it is hidden anyway when stderr is not a terminal).
+    #[serde(default)]
+    pub quiet: bool,
+}
+
+/// One game of a schedule.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScheduledGame {
+    /// The pairing's number.
+    pub pairing: usize,
+    /// The game's index within its pairing.
+    pub index: usize,
+    /// The game's seed.
+    pub seed: u64,
+    /// For each seat, the index of its agent in [`RoundRobin::agents`].
+    pub seats: Vec<usize>,
+}
+
+impl RoundRobin {
+    /// A round robin of `agents` with the defaults: [`DEFAULT_GAMES`] games per pairing,
+    /// seed 0, all cores, no records file, progress shown.
+    pub fn new<S: Into<String>>(agents: impl IntoIterator<Item = S>) -> Self {
+        RoundRobin {
+            agents: agents.into_iter().map(Into::into).collect(),
+            games: DEFAULT_GAMES,
+            seed: 0,
+            threads: None,
+            turn_limit: None,
+            out: None,
+            quiet: false,
+        }
+    }
+
+    /// A match between two agents (a round robin of two): `a` is player 0 in even games.
+    pub fn head_to_head(a: impl Into<String>, b: impl Into<String>) -> Self {
+        Self::new([a.into(), b.into()])
+    }
+
+    /// Sets the games per pairing.
+    pub fn games(mut self, games: usize) -> Self {
+        self.games = games;
+        self
+    }
+
+    /// Sets the seed.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// Sets the number of worker threads (0: every core).
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.threads = Some(threads);
+        self
+    }
+
+    /// Sets the turn limit.
+    pub fn turn_limit(mut self, turns: usize) -> Self {
+        self.turn_limit = Some(turns);
+        self
+    }
+
+    /// Sets the records file (JSONL, resumed when it exists).
+    pub fn out(mut self, path: impl Into<PathBuf>) -> Self {
+        self.out = Some(path.into());
+        self
+    }
+
+    /// Hides the progress bar when `quiet`.
+    pub fn quiet(mut self, quiet: bool) -> Self {
+        self.quiet = quiet;
+        self
+    }
+
+    /// The agents' specs in canonical form (as [`AgentSpec`] prints them: trimmed, no
+    /// spaces), which is how records name them.
+    ///
+    /// # Errors
+    /// [`ArenaError::Spec`] for a malformed spec; [`ArenaError::Config`] when the list is
+    /// empty or names an agent twice.
+    pub fn canonical_agents(&self) -> Result<Vec<String>, ArenaError> {
+        if self.agents.is_empty() {
+            return Err(ArenaError::Config("no agents given".into()));
+        }
+        let mut out: Vec<String> = Vec::with_capacity(self.agents.len());
+        for a in &self.agents {
+            let spec: AgentSpec = a.parse().map_err(|source| ArenaError::Spec {
+                spec: a.clone(),
+                source,
+            })?;
+            let canonical = spec.to_string();
+            if out.contains(&canonical) {
+                return Err(ArenaError::Config(format!(
+                    "agent {canonical:?} is listed twice; results are kept per spec, so list \
+                     each agent once"
+                )));
+            }
+            out.push(canonical);
+        }
+        Ok(out)
+    }
+
+    /// The games this configuration plays for a game of `players` players, in pairing
+    /// order (see the [type documentation](RoundRobin) for the rules).
+    pub fn schedule(&self, players: usize) -> Vec<ScheduledGame> {
+        let k = self.agents.len();
+        let groups: Vec<Vec<usize>> = if players == 0 || k == 0 {
+            Vec::new()
+        } else if k >= players {
+            combinations_colex(k, players)
+        } else {
+            vec![(0..k).collect()]
+        };
+        let mut out = Vec::with_capacity(groups.len() * self.games);
+        for (pairing, group) in groups.iter().enumerate() {
+            let m = group.len();
+            for index in 0..self.games {
+                let stable = ((pairing as u64) << 32) | index as u64;
+                out.push(ScheduledGame {
+                    pairing,
+                    index,
+                    seed: derive_seed(self.seed, stable),
+                    seats: (0..players).map(|s| group[(s + index) % m]).collect(),
+                });
+            }
+        }
+        out
+    }
+
+    /// Plays every scheduled game not already in the records file and returns all results.
+    ///
+    /// Before any game is played, every spec is built once (so a typo fails at once) and an
+    /// existing records file is checked: its complete records must belong to this
+    /// configuration (same game and variant, same agents in the same seats, same seeds,
+    /// same turn limit, scheduled indices); they are kept and not replayed. A partial last
+    /// line is cut off. Each game played is appended to the file as soon as it ends.
+    ///
+    /// # Errors
+    /// [`ArenaError::Spec`] for a spec that does not build; [`ArenaError::Config`] for an
+    /// empty or repeated agent list or a thread pool that cannot start;
+    /// [`ArenaError::Mismatch`] when the records file belongs to another configuration;
+    /// [`ArenaError::Io`] / [`ArenaError::BadRecord`] for file trouble. Games finished
+    /// before an error stay in the file.
+    pub fn run<G: Game>(
+        &self,
+        game: &G,
+        registry: &AgentRegistry<G>,
+    ) -> Result<TournamentResult, ArenaError> {
+        let facts = game.facts();
+        let agents = self.canonical_agents()?;
+        for spec in &agents {
+            registry
+                .validate(game, spec)
+                .map_err(|source| ArenaError::Spec {
+                    spec: spec.clone(),
+                    source,
+                })?;
+        }
+        let turn_limit = self
+            .turn_limit
+            .or(facts.max_turns)
+            .unwrap_or(DEFAULT_TURN_LIMIT);
+        let setup = setup_fingerprint(&game.format_state(&game.initial_state()));
+        let schedule = self.schedule(facts.players);
+        let seat_specs = |g: &ScheduledGame| -> Vec<String> {
+            g.seats.iter().map(|&i| agents[i].clone()).collect()
+        };
+
+        // Resume: read the file and check that it belongs to this configuration before
+        // touching it (opening the log cuts off a partial last line).
+        let (log, mut done) = match &self.out {
+            Some(path) => {
+                let existing = if path.exists() {
+                    read_records(path)?
+                } else {
+                    Vec::new()
+                };
+                let by_key: HashMap<(usize, usize), &ScheduledGame> =
+                    schedule.iter().map(|g| ((g.pairing, g.index), g)).collect();
+                let mut done: BTreeMap<(usize, usize), GameRecord> = BTreeMap::new();
+                for (n, r) in existing.into_iter().enumerate() {
+                    let expected = by_key.get(&(r.pairing, r.index)).copied();
+                    check_record(
+                        path,
+                        n + 1,
+                        &r,
+                        &facts.name,
+                        &setup,
+                        turn_limit,
+                        expected.map(|g| (g, seat_specs(g))),
+                        self,
+                    )?;
+                    if done.contains_key(&(r.pairing, r.index)) {
+                        return Err(ArenaError::Mismatch {
+                            path: path.clone(),
+                            detail: format!(
+                                "record {} repeats game {} of pairing {}",
+                                n + 1,
+                                r.index,
+                                r.pairing
+                            ),
+                        });
+                    }
+                    done.insert((r.pairing, r.index), r);
+                }
+                let (log, _) = RecordLog::open(path)?;
+                (Some(log), done)
+            }
+            None => (None, BTreeMap::new()),
+        };
+        let resumed = done.len();
+        let remaining: Vec<&ScheduledGame> = schedule
+            .iter()
+            .filter(|g| !done.contains_key(&(g.pairing, g.index)))
+            .collect();
+
+        let interactive = agents
+            .iter()
+            .any(|a| a.parse::<AgentSpec>().is_ok_and(|s| s.name == "human"));
+        let progress = Progress::new(
+            schedule.len(),
+            resumed,
+            self.quiet || interactive,
+            &agents,
+            done.values(),
+        );
+        let play_one = |g: &ScheduledGame| -> Result<GameRecord, ArenaError> {
+            let specs = seat_specs(g);
+            let mut seats = Vec::with_capacity(specs.len());
+            for (seat, spec) in specs.iter().enumerate() {
+                let agent = registry
+                    .build(game, spec, derive_seed(g.seed, seat as u64))
+                    .map_err(|source| ArenaError::Spec {
+                        spec: spec.clone(),
+                        source,
+                    })?;
+                seats.push(agent);
+            }
+            let played = play_game(game, &mut seats, turn_limit)?;
+            let record = GameRecord::new(
+                &facts.name,
+                &setup,
+                g.pairing,
+                g.index,
+                g.seed,
+                specs,
+                turn_limit,
+                played,
+            );
+            if let Some(log) = &log {
+                log.append(&record)?;
+            }
+            progress.finished(&record);
+            Ok(record)
+        };
+        let threads = if interactive {
+            1
+        } else {
+            self.threads.unwrap_or(0)
+        };
+        let played: Result<Vec<GameRecord>, ArenaError> = if threads == 1 {
+            remaining.iter().map(|g| play_one(g)).collect()
+        } else {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| ArenaError::Config(format!("cannot start the thread pool: {e}")))?;
+            pool.install(|| remaining.par_iter().map(|g| play_one(g)).collect())
+        };
+        progress.finish();
+        let played = played?;
+        let played_count = played.len();
+        for r in played {
+            done.insert((r.pairing, r.index), r);
+        }
+        let records: Vec<GameRecord> = done.into_values().collect();
+        let mut result = TournamentResult::from_records(&facts.name, agents, records);
+        result.played = played_count;
+        result.resumed = resumed;
+        Ok(result)
+    }
+}
+
+/// All `k`-subsets of `0..n`, each sorted, in colexicographic order (by largest element,
+/// then the next largest, …), so that the subsets of `0..n` come first among those of
+/// `0..n+1`.
+fn combinations_colex(n: usize, k: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    if k == 0 || k > n {
+        return out;
+    }
+    let mut c: Vec<usize> = (0..k).collect();
+    loop {
+        out.push(c.clone());
+        // Colex successor: raise the first element that can move up by one.
+        let mut i = 0;
+        while i < k {
+            let limit = if i + 1 < k { c[i + 1] } else { n };
+            if c[i] + 1 < limit {
+                break;
+            }
+            i += 1;
+        }
+        if i == k {
+            return out;
+        }
+        c[i] += 1;
+        for (j, item) in c.iter_mut().enumerate().take(i) {
+            *item = j;
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check_record(
+    path: &Path,
+    n: usize,
+    r: &GameRecord,
+    game: &str,
+    setup: &str,
+    turn_limit: usize,
+    expected: Option<(&ScheduledGame, Vec<String>)>,
+    cfg: &RoundRobin,
+) -> Result<(), ArenaError> {
+    let mismatch = |detail: String| ArenaError::Mismatch {
+        path: path.to_path_buf(),
+        detail: format!(
+            "record {n} (game {} of pairing {}): {detail}",
+            r.index, r.pairing
+        ),
+    };
+    if r.game != game {
+        return Err(mismatch(format!(
+            "it is a game of {:?}, not {game:?}",
+            r.game
+        )));
+    }
+    if r.setup != setup {
+        return Err(mismatch(format!(
+            "it starts from another variant of {game} (setup {} here, {} in the file)",
+            setup, r.setup
+        )));
+    }
+    let Some((g, specs)) = expected else {
+        return Err(mismatch(format!(
+            "this configuration ({} agents, {} games per pairing) does not schedule it",
+            cfg.agents.len(),
+            cfg.games
+        )));
+    };
+    if r.seats != specs {
+        return Err(mismatch(format!(
+            "its seats are {:?}, this configuration puts {:?} there",
+            r.seats, specs
+        )));
+    }
+    if r.seed != g.seed {
+        return Err(mismatch(format!(
+            "its seed {} differs from this configuration's {} (another --seed?)",
+            r.seed, g.seed
+        )));
+    }
+    if r.turn_limit != turn_limit {
+        return Err(mismatch(format!(
+            "it was played with turn limit {}, this configuration has {turn_limit}",
+            r.turn_limit
+        )));
+    }
+    Ok(())
+}
+
+/// The progress bar of a run, and a running score for matches.
+struct Progress {
+    bar: ProgressBar,
+    agents: Vec<String>,
+    tally: Mutex<Vec<Wdl>>,
+}
+
+impl Progress {
+    fn new<'a>(
+        total: usize,
+        done: usize,
+        hidden: bool,
+        agents: &[String],
+        finished: impl Iterator<Item = &'a GameRecord>,
+    ) -> Self {
+        let bar = if hidden || !std::io::stderr().is_terminal() {
+            ProgressBar::hidden()
+        } else {
+            let bar =
+                ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+            let style = ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:30}] {pos}/{len} games, ETA {eta}  {wide_msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> ");
+            bar.set_style(style);
+            bar.enable_steady_tick(Duration::from_millis(500));
+            bar
+        };
+        bar.set_position(done as u64);
+        bar.reset_eta();
+        let p = Progress {
+            bar,
+            agents: agents.to_vec(),
+            tally: Mutex::new(vec![Wdl::default(); agents.len()]),
+        };
+        for r in finished {
+            p.count(r);
+        }
+        p.update_message();
+        p
+    }
+
+    fn count(&self, r: &GameRecord) {
+        let mut tally = self.tally.lock().unwrap_or_else(|p| p.into_inner());
+        for (seat, spec) in r.seats.iter().enumerate() {
+            if let (Some(i), Some(&res)) = (
+                self.agents.iter().position(|a| a == spec),
+                r.results.get(seat),
+            ) {
+                tally[i].add(res);
+            }
+        }
+    }
+
+    fn update_message(&self) {
+        if self.agents.len() != 2 || self.bar.is_hidden() {
+            return;
+        }
+        let tally = self.tally.lock().unwrap_or_else(|p| p.into_inner());
+        let s = tally[0].score();
+        self.bar.set_message(format!(
+            "{} {:.1}/{} ({:.1}%)",
+            self.agents[0],
+            tally[0].points(),
+            tally[0].games(),
+            100.0 * s.value,
+        ));
+    }
+
+    fn finished(&self, r: &GameRecord) {
+        self.count(r);
+        self.bar.inc(1);
+        self.update_message();
+    }
+
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+/// The records and statistics of a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TournamentResult {
+    /// The game's short name.
+    pub game: String,
+    /// The agents' specs in canonical form, in the order given.
+    pub agents: Vec<String>,
+    /// Every finished game (read back or played now), ordered by pairing and index.
+    pub records: Vec<GameRecord>,
+    /// Games played by this run.
+    pub played: usize,
+    /// Games read back from the records file (not replayed).
+    pub resumed: usize,
+    /// Every agent's results, best first.
+    pub standings: Standings,
+    /// Pairwise results.
+    pub cross_table: CrossTable,
+}
+
+impl TournamentResult {
+    /// The statistics of `records` (for example read back with
+    /// [`super::read_records`]); `played` and `resumed` are left at 0.
+    pub fn from_records(game: &str, agents: Vec<String>, records: Vec<GameRecord>) -> Self {
+        let standings = Standings::from_records(&agents, &records);
+        let cross_table = CrossTable::from_records(&agents, &records);
+        TournamentResult {
+            game: game.to_string(),
+            agents,
+            records,
+            played: 0,
+            resumed: 0,
+            standings,
+            cross_table,
+        }
+    }
+
+    /// How many games ended each way: game over, turn limit, forfeits.
+    pub fn terminations(&self) -> (usize, usize, usize) {
+        use super::play::Termination as T;
+        let mut counts = (0, 0, 0);
+        for r in &self.records {
+            match r.termination {
+                T::Terminal => counts.0 += 1,
+                T::TurnLimit => counts.1 += 1,
+                T::IllegalMove { .. } | T::AgentError { .. } => counts.2 += 1,
+            }
+        }
+        counts
+    }
+
+    /// A report for people: the standings, the cross table and how games ended.
+    pub fn report(&self, format: TableFormat) -> String {
+        let (terminal, limit, forfeit) = self.terminations();
+        let mut out = format!(
+            "{}: {} games ({} played now, {} from the records file)\n\n",
+            self.game,
+            self.records.len(),
+            self.played,
+            self.resumed
+        );
+        out.push_str("Standings (score: (W + D/2) / games, 95% Wilson interval; Elo against the average opponent):\n\n");
+        out.push_str(&self.standings.render(format));
+        if self.agents.len() > 2 {
+            out.push_str("\nCross table (row's points / games against column):\n\n");
+            out.push_str(&self.cross_table.render(format));
+        }
+        out.push_str(&format!(
+            "\nEnded: {terminal} by the rules, {limit} at the turn limit (scored as reached), {forfeit} by forfeit.\n"
+        ));
+        out
+    }
+}
