@@ -68,13 +68,7 @@ use crate::agent::Played;
 use crate::game::{Game, Information, Turn};
 use crate::player::{Player, Rewards, MAX_PLAYERS};
 use crate::rng::{derive_seed, Rng};
-use tree::{Edge, Node, SimNode, Tree, NONE, SIMULTANEOUS, TERMINAL, UNEXPANDED};
-
-impl Default for FinalMove {
-    fn default() -> Self {
-        FinalMove::MostVisits
-    }
-}
+use tree::{Edge, EdgeInfo, Node, SimNode, Tree, NONE, SIMULTANEOUS, TERMINAL, UNEXPANDED};
 
 /// One step of the current path: the edge taken and who chose it.
 #[derive(Clone, Copy)]
@@ -191,13 +185,14 @@ where
             m if m == player.0 => self.tree.edge_range(0),
             _ => return Vec::new(),
         };
-        self.tree.edges[range]
+        self.tree.edges[range.clone()]
             .iter()
-            .map(|e| RootChild {
-                mv: e.mv,
+            .zip(&self.tree.info[range])
+            .map(|(e, i)| RootChild {
+                mv: i.mv,
                 visits: e.visits as u64,
                 total: e.total,
-                prior: e.prior,
+                prior: i.prior,
             })
             .collect()
     }
@@ -258,6 +253,7 @@ where
                     if self.moves.is_empty() {
                         // Malformed turn (a player without moves): treat as terminal.
                         self.tree.edges.truncate(first as usize);
+                        self.tree.info.truncate(first as usize);
                         self.tree.nodes[node as usize].mover = TERMINAL;
                         return;
                     }
@@ -287,13 +283,11 @@ where
             .extend(self.moves.iter().map(|&mv| EdgeSlot { mv, prior, eval: 0.0 }));
         self.expander.expand(game, state, player, &mut self.slots, &mut self.rng);
         let (lo, scale) = (self.lo, self.scale);
-        self.tree.edges.extend(self.slots.iter().map(|s| Edge {
+        self.tree.edges.extend(self.slots.iter().map(|_| Edge { total: 0.0, visits: 0, child: NONE }));
+        self.tree.info.extend(self.slots.iter().map(|s| EdgeInfo {
             mv: s.mv,
-            child: NONE,
-            visits: 0,
             prior: s.prior,
             eval: if s.eval == 0.0 { 0.0 } else { ((s.eval as f64 - lo) * scale) as f32 },
-            total: 0.0,
         }));
     }
 
@@ -305,15 +299,13 @@ where
         let mut best = f64::NEG_INFINITY;
         let mut best_i = lo;
         for (i, e) in self.tree.edges[lo..hi].iter().enumerate() {
-            let s = self.selection.score(
-                term,
-                &ChildStats {
-                    visits: e.visits,
-                    total: e.total,
-                    prior: e.prior,
-                    eval: e.eval,
-                },
-            );
+            let (prior, eval) = if S::READS_EXPANDER {
+                let info = &self.tree.info[lo + i];
+                (info.prior, info.eval)
+            } else {
+                (0.0, 0.0)
+            };
+            let s = self.selection.score(term, &ChildStats { visits: e.visits, total: e.total, prior, eval });
             if s > best {
                 best = s;
                 best_i = lo + i;
@@ -338,10 +330,10 @@ where
         let mut best_i = lo;
         let mut ties = 0usize;
         for i in lo..hi {
-            let e = &self.tree.edges[i];
+            let (e, info) = (&self.tree.edges[i], &self.tree.info[i]);
             let s = self.selection.score(
                 term,
-                &ChildStats { visits: e.visits, total: e.total, prior: e.prior, eval: e.eval },
+                &ChildStats { visits: e.visits, total: e.total, prior: info.prior, eval: info.eval },
             );
             if s > best {
                 best = s;
@@ -401,7 +393,7 @@ where
                     count_node: true,
                 });
                 let edge = self.tree.edges[e];
-                game.apply(&mut state, edge.mv);
+                game.apply(&mut state, self.tree.info[e].mv);
                 if edge.child == NONE {
                     let c = self.tree.new_leaf();
                     self.tree.edges[e].child = c;
@@ -422,7 +414,7 @@ where
                     let k = self.admitted(n.visits, count);
                     let e = self.select_in_random_ties(n.visits, lo, lo + k);
                     key = key * count as u64 + (e - lo) as u64;
-                    self.joint.push(self.tree.edges[e].mv);
+                    self.joint.push(self.tree.info[e].mv);
                     self.path.push(Step {
                         node,
                         edge: e as u32,

@@ -34,9 +34,10 @@ impl fmt::Debug for Widening {
 }
 
 /// How the move to play is chosen from the root statistics.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub enum FinalMove {
     /// The most visited move (robust child).
+    #[default]
     MostVisits,
     /// The move with the highest mean reward (among visited moves).
     BestMean,

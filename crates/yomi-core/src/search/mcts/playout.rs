@@ -274,6 +274,7 @@ impl<G: Game, P: PlayoutPolicy<G>> LeafEvaluator<G> for Rollout<G, P> {
         let mut turns = 0u32;
         let mut joint: [Option<G::Move>; MAX_PLAYERS] = [None; MAX_PLAYERS];
         let mut joint_moves: Vec<G::Move> = Vec::new();
+        let mut players = 0usize;
         loop {
             match game.turn(state) {
                 Turn::Terminal => return game.returns(state),
@@ -287,7 +288,10 @@ impl<G: Game, P: PlayoutPolicy<G>> LeafEvaluator<G> for Rollout<G, P> {
                     None => return game.returns(state),
                 },
                 Turn::Simultaneous => {
-                    let players = game.facts().players;
+                    // `facts()` builds strings: ask once per playout, only in simultaneous games.
+                    if players == 0 {
+                        players = game.facts().players;
+                    }
                     for (p, slot) in joint.iter_mut().enumerate().take(players) {
                         game.legal_moves_of(state, Player(p as u8), buf);
                         if buf.is_empty() {
