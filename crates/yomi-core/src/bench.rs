@@ -66,17 +66,31 @@ pub fn random_playouts<G: Game>(game: &G, min_time: Duration, seed: u64) -> Figu
     }
     let secs = start.elapsed().as_secs_f64();
     let _ = plies;
-    Figure { what: format!("{} random playouts", game.facts().name), value: games as f64 / secs, unit: "playouts/s" }
+    Figure {
+        what: format!("{} random playouts", game.facts().name),
+        value: games as f64 / secs,
+        unit: "playouts/s",
+    }
 }
 
 /// Runs plain UCT (one uniform playout per iteration) for `iterations` from the start
 /// position with `threads` workers and reports iterations per second.
 pub fn mcts_iterations<G: Game>(game: &G, iterations: u64, threads: usize, seed: u64) -> Figure {
-    let params = MctsParams { budget: Budget::iterations(iterations), threads, ..MctsParams::default() };
+    let params = MctsParams {
+        budget: Budget::iterations(iterations),
+        threads,
+        ..MctsParams::default()
+    };
     let mut m = Mcts::uct(params, seed);
     let r = m.search(game, &game.initial_state());
     Figure {
-        what: format!("{} mcts uct {} iterations {} thread{}", game.facts().name, iterations, threads, if threads == 1 { "" } else { "s" }),
+        what: format!(
+            "{} mcts uct {} iterations {} thread{}",
+            game.facts().name,
+            iterations,
+            threads,
+            if threads == 1 { "" } else { "s" }
+        ),
         value: r.rate(),
         unit: "iterations/s",
     }

@@ -225,7 +225,6 @@ pub trait Game: Send + Sync + 'static {
     /// # Errors
     /// [`IllegalMove`] when the game is over, the turn is simultaneous, or `mv` is not legal.
     fn play(&self, state: &mut Self::State, mv: Self::Move) -> Result<(), IllegalMove> {
-        let facts = self.facts();
         match self.turn(state) {
             Turn::Player(p) => {
                 let mut moves = Vec::new();
@@ -236,7 +235,7 @@ pub trait Game: Send + Sync + 'static {
                 } else {
                     Err(IllegalMove {
                         mv: self.format_move(state, mv),
-                        player: facts.player_name(p),
+                        player: self.facts().player_name(p),
                     })
                 }
             }
@@ -252,7 +251,6 @@ pub trait Game: Send + Sync + 'static {
     /// # Errors
     /// [`IllegalMove`] naming the first player whose move is not legal.
     fn play_joint(&self, state: &mut Self::State, moves: &[Self::Move]) -> Result<(), IllegalMove> {
-        let facts = self.facts();
         match self.turn(state) {
             Turn::Terminal => Err(IllegalMove {
                 mv: "(joint move)".into(),
@@ -262,12 +260,13 @@ pub trait Game: Send + Sync + 'static {
                 Some(&mv) => self.play(state, mv),
                 None => Err(IllegalMove {
                     mv: "(missing)".into(),
-                    player: facts.player_name(p),
+                    player: self.facts().player_name(p),
                 }),
             },
             Turn::Simultaneous => {
+                let players = self.facts().players;
                 let mut legal = Vec::new();
-                for p in facts.all_players() {
+                for p in (0..players as u8).map(Player) {
                     self.legal_moves_of(state, p, &mut legal);
                     match moves.get(p.index()) {
                         Some(mv) if legal.contains(mv) => {}
@@ -276,7 +275,7 @@ pub trait Game: Send + Sync + 'static {
                                 mv: other
                                     .map(|m| self.format_move(state, *m))
                                     .unwrap_or_else(|| "(missing)".into()),
-                                player: facts.player_name(p),
+                                player: self.facts().player_name(p),
                             })
                         }
                     }

@@ -19,8 +19,8 @@
 //! ```
 
 pub mod agent;
-pub mod bench;
 pub mod arena;
+pub mod bench;
 pub mod game;
 pub mod notation;
 pub mod player;

@@ -49,7 +49,10 @@ impl Rewards {
     /// programming error, caught when the game is written).
     #[inline]
     pub fn zeros(players: usize) -> Self {
-        assert!(players <= MAX_PLAYERS, "at most {MAX_PLAYERS} players are supported");
+        assert!(
+            players <= MAX_PLAYERS,
+            "at most {MAX_PLAYERS} players are supported"
+        );
         Rewards {
             players: players as u8,
             values: [0.0; MAX_PLAYERS],

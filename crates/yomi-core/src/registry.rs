@@ -13,15 +13,19 @@ use crate::game::Game;
 use crate::search::alphabeta::AlphaBetaAgent;
 use crate::search::flatmc::FlatMcAgent;
 use crate::search::mcts::{
-    AnyExpander, AnyPolicy, AnySelection, ChildEvaluation, EpsilonGreedy, EvalScorer, FinalMove, Mcts, MctsAgent,
-    MctsParams, MoveScorer, NoExpander, Puct, Rollout, Softmax, Ucb1, UcbEval, Uniform, Widening,
+    AnyExpander, AnyPolicy, AnySelection, ChildEvaluation, EpsilonGreedy, EvalScorer, FinalMove,
+    Mcts, MctsAgent, MctsParams, MoveScorer, NoExpander, Puct, Rollout, Softmax, Ucb1, UcbEval,
+    Uniform, Widening,
 };
 use crate::search::{Budget, Evaluator, NeutralEvaluator};
 use crate::spec::{AgentSpec, ParamDoc, SpecError, SpecParams};
 
 /// Builds an agent from the spec's parameters and a seed.
-pub type AgentFactory<G> =
-    Arc<dyn Fn(&AgentRegistry<G>, &G, &mut SpecParams<'_>, u64) -> Result<Box<dyn Agent<G>>, SpecError> + Send + Sync>;
+pub type AgentFactory<G> = Arc<
+    dyn Fn(&AgentRegistry<G>, &G, &mut SpecParams<'_>, u64) -> Result<Box<dyn Agent<G>>, SpecError>
+        + Send
+        + Sync,
+>;
 
 /// One registered agent kind.
 pub struct AgentEntry<G: Game> {
@@ -59,28 +63,54 @@ impl<G: Game> Default for AgentRegistry<G> {
 impl<G: Game> AgentRegistry<G> {
     /// A registry with nothing in it.
     pub fn empty() -> Self {
-        AgentRegistry { entries: Vec::new(), evaluators: Vec::new() }
+        AgentRegistry {
+            entries: Vec::new(),
+            evaluators: Vec::new(),
+        }
     }
 
     /// A registry with core's agents and the neutral evaluator.
     pub fn with_core_agents() -> Self {
         let mut r = Self::empty();
-        r.add_evaluator("neutral", "every player gets the middle of the reward range", Arc::new(NeutralEvaluator));
-        r.add_evaluator("default", "the game's evaluation (here: neutral)", Arc::new(NeutralEvaluator));
+        r.add_evaluator(
+            "neutral",
+            "every player gets the middle of the reward range",
+            Arc::new(NeutralEvaluator),
+        );
+        r.add_evaluator(
+            "default",
+            "the game's evaluation (here: neutral)",
+            Arc::new(NeutralEvaluator),
+        );
         register_core(&mut r);
         r
     }
 
     /// Adds (or replaces) an agent kind.
-    pub fn register(&mut self, name: &str, summary: &str, params: Vec<ParamDoc>, factory: AgentFactory<G>) {
+    pub fn register(
+        &mut self,
+        name: &str,
+        summary: &str,
+        params: Vec<ParamDoc>,
+        factory: AgentFactory<G>,
+    ) {
         self.entries.retain(|e| e.name != name);
-        self.entries.push(AgentEntry { name: name.into(), summary: summary.into(), params, factory });
+        self.entries.push(AgentEntry {
+            name: name.into(),
+            summary: summary.into(),
+            params,
+            factory,
+        });
     }
 
     /// Adds (or replaces) an evaluator.
     pub fn add_evaluator(&mut self, name: &str, summary: &str, evaluator: Arc<dyn Evaluator<G>>) {
         self.evaluators.retain(|e| e.name != name);
-        self.evaluators.push(EvaluatorEntry { name: name.into(), summary: summary.into(), evaluator });
+        self.evaluators.push(EvaluatorEntry {
+            name: name.into(),
+            summary: summary.into(),
+            evaluator,
+        });
     }
 
     /// The registered agent kinds.
@@ -98,17 +128,23 @@ impl<G: Game> AgentRegistry<G> {
     /// # Errors
     /// [`SpecError::BadValue`] listing the registered evaluators.
     pub fn evaluator(&self, agent: &str, name: &str) -> Result<Arc<dyn Evaluator<G>>, SpecError> {
-        self.evaluators.iter().find(|e| e.name == name).map(|e| e.evaluator.clone()).ok_or_else(|| {
-            SpecError::BadValue {
+        self.evaluators
+            .iter()
+            .find(|e| e.name == name)
+            .map(|e| e.evaluator.clone())
+            .ok_or_else(|| SpecError::BadValue {
                 agent: agent.into(),
                 key: "eval".into(),
                 value: name.into(),
                 expected: format!(
                     "one of {}",
-                    self.evaluators.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(", ")
+                    self.evaluators
+                        .iter()
+                        .map(|e| e.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
-            }
-        })
+            })
     }
 
     /// Builds the agent `spec` describes; `seed` fixes all its random choices.
@@ -118,10 +154,19 @@ impl<G: Game> AgentRegistry<G> {
     /// message lists what is accepted.
     pub fn build(&self, game: &G, spec: &str, seed: u64) -> Result<Box<dyn Agent<G>>, SpecError> {
         let parsed: AgentSpec = spec.parse()?;
-        let entry = self.entries.iter().find(|e| e.name == parsed.name).ok_or_else(|| SpecError::UnknownAgent {
-            name: parsed.name.clone(),
-            accepted: self.entries.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(", "),
-        })?;
+        let entry = self
+            .entries
+            .iter()
+            .find(|e| e.name == parsed.name)
+            .ok_or_else(|| SpecError::UnknownAgent {
+                name: parsed.name.clone(),
+                accepted: self
+                    .entries
+                    .iter()
+                    .map(|e| e.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })?;
         let mut params = SpecParams::new(&parsed, &entry.params);
         let agent = (entry.factory)(self, game, &mut params, seed)?;
         params.finish()?;
@@ -139,38 +184,143 @@ impl<G: Game> AgentRegistry<G> {
 
 /// Parameters of `mcts`, shown by `yomi agents`.
 pub const MCTS_PARAMS: &[ParamDoc] = &[
-    ParamDoc { key: "iters", default: "10000", help: "iterations (playouts) per move, over all threads" },
-    ParamDoc { key: "time", default: "-", help: "seconds per move (with iters: whichever ends first)" },
-    ParamDoc { key: "threads", default: "1", help: "worker threads (root parallelism)" },
-    ParamDoc { key: "select", default: "ucb1", help: "ucb1 | ucb-eval (X+w*E+c*sqrt(2ln n/n_i)) | puct" },
-    ParamDoc { key: "c", default: "0.7071", help: "exploration constant (rewards are scaled to [0,1])" },
-    ParamDoc { key: "w", default: "1", help: "weight of the evaluation term for select=ucb-eval" },
-    ParamDoc { key: "fpu", default: "0.5", help: "value of unvisited children for select=puct" },
-    ParamDoc { key: "expand", default: "1", help: "visits a leaf needs before its children are created" },
-    ParamDoc { key: "memo", default: "false", help: "reuse a leaf's first playout result until it expands" },
-    ParamDoc { key: "playout", default: "uniform", help: "uniform | egreedy | softmax | greedy (moves scored by eval)" },
-    ParamDoc { key: "eps", default: "0.1", help: "random-move probability for playout=egreedy" },
-    ParamDoc { key: "temp", default: "1", help: "softmax temperature for playout=softmax" },
-    ParamDoc { key: "cutoff", default: "-", help: "stop playouts after this many turns and judge by eval" },
-    ParamDoc { key: "eval", default: "default", help: "evaluator for cutoff / greedy / ucb-eval (see `yomi agents`)" },
-    ParamDoc { key: "order", default: "game", help: "child order for widening: game | shuffle | eval" },
-    ParamDoc { key: "pw", default: "-", help: "progressive widening k(n) = ceil(pw * n^pwa)" },
-    ParamDoc { key: "pwa", default: "0.5", help: "exponent of progressive widening" },
-    ParamDoc { key: "final", default: "visits", help: "final move: visits | mean | boltzmann" },
-    ParamDoc { key: "ftemp", default: "1", help: "temperature for final=boltzmann" },
-    ParamDoc { key: "reuse", default: "true", help: "keep the subtree between moves" },
-    ParamDoc { key: "dets", default: "8", help: "determinizations per move (imperfect-information games)" },
+    ParamDoc {
+        key: "iters",
+        default: "10000",
+        help: "iterations (playouts) per move, over all threads",
+    },
+    ParamDoc {
+        key: "time",
+        default: "-",
+        help: "seconds per move (with iters: whichever ends first)",
+    },
+    ParamDoc {
+        key: "threads",
+        default: "1",
+        help: "worker threads (root parallelism)",
+    },
+    ParamDoc {
+        key: "select",
+        default: "ucb1",
+        help: "ucb1 | ucb-eval (X+w*E+c*sqrt(2ln n/n_i)) | puct",
+    },
+    ParamDoc {
+        key: "c",
+        default: "0.7071",
+        help: "exploration constant (rewards are scaled to [0,1])",
+    },
+    ParamDoc {
+        key: "w",
+        default: "1",
+        help: "weight of the evaluation term for select=ucb-eval",
+    },
+    ParamDoc {
+        key: "fpu",
+        default: "0.5",
+        help: "value of unvisited children for select=puct",
+    },
+    ParamDoc {
+        key: "expand",
+        default: "1",
+        help: "visits a leaf needs before its children are created",
+    },
+    ParamDoc {
+        key: "memo",
+        default: "false",
+        help: "reuse a leaf's first playout result until it expands",
+    },
+    ParamDoc {
+        key: "playout",
+        default: "uniform",
+        help: "uniform | egreedy | softmax | greedy (moves scored by eval)",
+    },
+    ParamDoc {
+        key: "eps",
+        default: "0.1",
+        help: "random-move probability for playout=egreedy",
+    },
+    ParamDoc {
+        key: "temp",
+        default: "1",
+        help: "softmax temperature for playout=softmax",
+    },
+    ParamDoc {
+        key: "cutoff",
+        default: "-",
+        help: "stop playouts after this many turns and judge by eval",
+    },
+    ParamDoc {
+        key: "eval",
+        default: "default",
+        help: "evaluator for cutoff / greedy / ucb-eval (see `yomi agents`)",
+    },
+    ParamDoc {
+        key: "order",
+        default: "game",
+        help: "child order for widening: game | shuffle | eval",
+    },
+    ParamDoc {
+        key: "pw",
+        default: "-",
+        help: "progressive widening k(n) = ceil(pw * n^pwa)",
+    },
+    ParamDoc {
+        key: "pwa",
+        default: "0.5",
+        help: "exponent of progressive widening",
+    },
+    ParamDoc {
+        key: "final",
+        default: "visits",
+        help: "final move: visits | mean | boltzmann",
+    },
+    ParamDoc {
+        key: "ftemp",
+        default: "1",
+        help: "temperature for final=boltzmann",
+    },
+    ParamDoc {
+        key: "reuse",
+        default: "true",
+        help: "keep the subtree between moves",
+    },
+    ParamDoc {
+        key: "dets",
+        default: "8",
+        help: "determinizations per move (imperfect-information games)",
+    },
 ];
 
-const FLATMC_PARAMS: &[ParamDoc] = &[ParamDoc { key: "n", default: "100", help: "playouts per legal move" }];
+const FLATMC_PARAMS: &[ParamDoc] = &[ParamDoc {
+    key: "n",
+    default: "100",
+    help: "playouts per legal move",
+}];
 
 const ALPHABETA_PARAMS: &[ParamDoc] = &[
-    ParamDoc { key: "depth", default: "6", help: "search depth in turns (iterative deepening up to it)" },
-    ParamDoc { key: "time", default: "-", help: "seconds per move (stops deepening)" },
-    ParamDoc { key: "eval", default: "default", help: "evaluator at the depth limit" },
+    ParamDoc {
+        key: "depth",
+        default: "6",
+        help: "search depth in turns (iterative deepening up to it)",
+    },
+    ParamDoc {
+        key: "time",
+        default: "-",
+        help: "seconds per move (stops deepening)",
+    },
+    ParamDoc {
+        key: "eval",
+        default: "default",
+        help: "evaluator at the depth limit",
+    },
 ];
 
-fn positive<T: PartialOrd + Default + Copy>(p: &SpecParams<'_>, key: &str, v: T, text: &str) -> Result<T, SpecError> {
+fn positive<T: PartialOrd + Default + Copy>(
+    p: &SpecParams<'_>,
+    key: &str,
+    v: T,
+    text: &str,
+) -> Result<T, SpecError> {
     if v > T::default() {
         Ok(v)
     } else {
@@ -187,7 +337,10 @@ struct MctsChoice<G: Game> {
     expander: AnyExpander<G>,
 }
 
-fn read_mcts<G: Game>(reg: &AgentRegistry<G>, p: &mut SpecParams<'_>) -> Result<MctsChoice<G>, SpecError> {
+fn read_mcts<G: Game>(
+    reg: &AgentRegistry<G>,
+    p: &mut SpecParams<'_>,
+) -> Result<MctsChoice<G>, SpecError> {
     let agent = p.agent().to_string();
     let iters: Option<u64> = p.get_opt("iters", "a positive integer")?;
     let time: Option<f64> = p.get_opt("time", "seconds, e.g. 0.5")?;
@@ -220,7 +373,11 @@ fn read_mcts<G: Game>(reg: &AgentRegistry<G>, p: &mut SpecParams<'_>) -> Result<
         "puct" => AnySelection::Puct(Puct { c, fpu }),
         other => return Err(p.bad("select", other, "ucb1, ucb-eval or puct")),
     };
-    let expand: u32 = p.get("expand", if select == "puct" { 0 } else { 1 }, "a non-negative integer")?;
+    let expand: u32 = p.get(
+        "expand",
+        if select == "puct" { 0 } else { 1 },
+        "a non-negative integer",
+    )?;
     let memo: bool = p.get("memo", false, "true or false")?;
     let eps: f64 = p.get("eps", 0.1, "a probability")?;
     if !(0.0..=1.0).contains(&eps) {
@@ -231,18 +388,33 @@ fn read_mcts<G: Game>(reg: &AgentRegistry<G>, p: &mut SpecParams<'_>) -> Result<
     let scorer: Arc<dyn MoveScorer<G>> = Arc::new(EvalScorer(eval.clone()));
     let policy = match p.raw("playout").unwrap_or("uniform") {
         "uniform" => AnyPolicy::Uniform,
-        "egreedy" => AnyPolicy::EpsilonGreedy(EpsilonGreedy { epsilon: eps, scorer }),
-        "greedy" => AnyPolicy::EpsilonGreedy(EpsilonGreedy { epsilon: 0.0, scorer }),
-        "softmax" => AnyPolicy::Softmax(Softmax { temperature: temp, scorer }),
+        "egreedy" => AnyPolicy::EpsilonGreedy(EpsilonGreedy {
+            epsilon: eps,
+            scorer,
+        }),
+        "greedy" => AnyPolicy::EpsilonGreedy(EpsilonGreedy {
+            epsilon: 0.0,
+            scorer,
+        }),
+        "softmax" => AnyPolicy::Softmax(Softmax {
+            temperature: temp,
+            scorer,
+        }),
         other => return Err(p.bad("playout", other, "uniform, egreedy, softmax or greedy")),
     };
     let cutoff: Option<u32> = p.get_opt("cutoff", "a number of turns")?;
     let order = p.raw("order").unwrap_or("game");
     let expander = match (select, order) {
-        ("ucb-eval", o) => AnyExpander::ChildEvaluation(ChildEvaluation { evaluator: eval.clone(), best_first: o == "eval" }),
+        ("ucb-eval", o) => AnyExpander::ChildEvaluation(ChildEvaluation {
+            evaluator: eval.clone(),
+            best_first: o == "eval",
+        }),
         (_, "game") => AnyExpander::None,
         (_, "shuffle") => AnyExpander::Shuffled,
-        (_, "eval") => AnyExpander::ChildEvaluation(ChildEvaluation { evaluator: eval.clone(), best_first: true }),
+        (_, "eval") => AnyExpander::ChildEvaluation(ChildEvaluation {
+            evaluator: eval.clone(),
+            best_first: true,
+        }),
         (_, other) => return Err(p.bad("order", other, "game, shuffle or eval")),
     };
     let pw: Option<f64> = p.get_opt("pw", "a positive number")?;
@@ -278,7 +450,12 @@ fn read_mcts<G: Game>(reg: &AgentRegistry<G>, p: &mut SpecParams<'_>) -> Result<
 }
 
 fn register_core<G: Game>(r: &mut AgentRegistry<G>) {
-    r.register("random", "uniformly random legal moves", vec![], Arc::new(|_, _, _, seed| Ok(Box::new(RandomAgent::new(seed)))));
+    r.register(
+        "random",
+        "uniformly random legal moves",
+        vec![],
+        Arc::new(|_, _, _, seed| Ok(Box::new(RandomAgent::new(seed)))),
+    );
     r.register(
         "human",
         "a person at the terminal: shows the board, reads moves (`moves` lists them)",
@@ -335,8 +512,13 @@ fn register_core<G: Game>(r: &mut AgentRegistry<G>) {
             positive(p, "depth", depth, &depth.to_string())?;
             let time: Option<f64> = p.get_opt("time", "seconds")?;
             let eval = reg.evaluator("alphabeta", p.raw("eval").unwrap_or("default"))?;
-            let budget = Budget { iterations: None, time: time.map(Duration::from_secs_f64) };
-            Ok(Box::new(AlphaBetaAgent::new(eval, depth, budget, seed, name)))
+            let budget = Budget {
+                iterations: None,
+                time: time.map(Duration::from_secs_f64),
+            };
+            Ok(Box::new(AlphaBetaAgent::new(
+                eval, depth, budget, seed, name,
+            )))
         }),
     );
 }
@@ -354,22 +536,48 @@ mod tests {
     fn builds_core_agents_and_explains_errors() {
         let reg = AgentRegistry::<Nim>::with_core_agents();
         let g = Nim::new(5);
-        for spec in ["random", "mcts", "mcts:iters=100,c=0.7", "flatmc:n=10", "alphabeta:depth=3",
-            "mcts:select=puct,iters=50", "mcts:select=ucb-eval,w=0.5,iters=50", "mcts:playout=egreedy,eps=0.2",
-            "mcts:playout=softmax,temp=0.5,cutoff=3", "mcts:pw=1,pwa=0.5,order=shuffle", "mcts:final=boltzmann,ftemp=0.5",
-            "mcts:time=0.01,threads=2"] {
-            let a = reg.build(&g, spec, 1).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        for spec in [
+            "random",
+            "mcts",
+            "mcts:iters=100,c=0.7",
+            "flatmc:n=10",
+            "alphabeta:depth=3",
+            "mcts:select=puct,iters=50",
+            "mcts:select=ucb-eval,w=0.5,iters=50",
+            "mcts:playout=egreedy,eps=0.2",
+            "mcts:playout=softmax,temp=0.5,cutoff=3",
+            "mcts:pw=1,pwa=0.5,order=shuffle",
+            "mcts:final=boltzmann,ftemp=0.5",
+            "mcts:time=0.01,threads=2",
+        ] {
+            let a = reg
+                .build(&g, spec, 1)
+                .unwrap_or_else(|e| panic!("{spec}: {e}"));
             assert_eq!(a.name(), spec.parse::<AgentSpec>().unwrap().to_string());
         }
         let e = reg.build(&g, "mtcs", 1).err().unwrap().to_string();
-        assert!(e.contains("accepted: random, human, mcts, flatmc, alphabeta"), "{e}");
+        assert!(
+            e.contains("accepted: random, human, mcts, flatmc, alphabeta"),
+            "{e}"
+        );
         let e = reg.build(&g, "mcts:iter=5", 1).err().unwrap().to_string();
-        assert!(e.contains("no parameter \"iter\"") && e.contains("iters"), "{e}");
+        assert!(
+            e.contains("no parameter \"iter\"") && e.contains("iters"),
+            "{e}"
+        );
         let e = reg.build(&g, "mcts:c=abc", 1).err().unwrap().to_string();
         assert!(e.contains("bad value"), "{e}");
-        let e = reg.build(&g, "mcts:select=foo", 1).err().unwrap().to_string();
+        let e = reg
+            .build(&g, "mcts:select=foo", 1)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(e.contains("ucb1, ucb-eval or puct"), "{e}");
-        let e = reg.build(&g, "mcts:eval=zebra", 1).err().unwrap().to_string();
+        let e = reg
+            .build(&g, "mcts:eval=zebra", 1)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(e.contains("neutral"), "{e}");
         assert!(reg.build(&g, "mcts:iters=0", 1).is_err());
         assert!(reg.build(&g, "flatmc:n=-3", 1).is_err());

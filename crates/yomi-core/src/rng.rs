@@ -155,7 +155,10 @@ mod tests {
         for _ in 0..100 {
             assert_eq!(a.next_u64(), b.next_u64());
         }
-        assert_ne!(Rng::seed_from_u64(8).next_u64(), Rng::seed_from_u64(7).next_u64());
+        assert_ne!(
+            Rng::seed_from_u64(8).next_u64(),
+            Rng::seed_from_u64(7).next_u64()
+        );
     }
 
     #[test]

@@ -81,7 +81,9 @@ impl FromStr for AgentSpec {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '+' || c == '.')
         {
-            return Err(malformed("agent names use letters, digits, '_', '-', '+', '.'"));
+            return Err(malformed(
+                "agent names use letters, digits, '_', '-', '+', '.'",
+            ));
         }
         let mut params: Vec<(String, String)> = Vec::new();
         if let Some(rest) = rest {
@@ -170,7 +172,12 @@ impl<'a> SpecParams<'a> {
     ///
     /// # Errors
     /// [`SpecError::BadValue`] when the text does not parse.
-    pub fn get<T: FromStr>(&mut self, key: &str, default: T, expected: &str) -> Result<T, SpecError> {
+    pub fn get<T: FromStr>(
+        &mut self,
+        key: &str,
+        default: T,
+        expected: &str,
+    ) -> Result<T, SpecError> {
         match self.raw(key) {
             None => Ok(default),
             Some(v) => v.parse().map_err(|_| self.bad(key, v, expected)),
@@ -181,7 +188,11 @@ impl<'a> SpecParams<'a> {
     ///
     /// # Errors
     /// [`SpecError::BadValue`] when the text does not parse.
-    pub fn get_opt<T: FromStr>(&mut self, key: &str, expected: &str) -> Result<Option<T>, SpecError> {
+    pub fn get_opt<T: FromStr>(
+        &mut self,
+        key: &str,
+        expected: &str,
+    ) -> Result<Option<T>, SpecError> {
         match self.raw(key) {
             None => Ok(None),
             Some(v) => v.parse().map(Some).map_err(|_| self.bad(key, v, expected)),
@@ -211,7 +222,11 @@ impl<'a> SpecParams<'a> {
                     accepted: if self.docs.is_empty() {
                         "(none)".to_string()
                     } else {
-                        self.docs.iter().map(|d| d.key).collect::<Vec<_>>().join(", ")
+                        self.docs
+                            .iter()
+                            .map(|d| d.key)
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     },
                 });
             }
@@ -228,7 +243,10 @@ mod tests {
     fn parses_name_and_params() {
         let s: AgentSpec = "mcts:iters=10000,c=0.7".parse().unwrap();
         assert_eq!(s.name, "mcts");
-        assert_eq!(s.params, vec![("iters".into(), "10000".into()), ("c".into(), "0.7".into())]);
+        assert_eq!(
+            s.params,
+            vec![("iters".into(), "10000".into()), ("c".into(), "0.7".into())]
+        );
         assert_eq!(s.to_string(), "mcts:iters=10000,c=0.7");
         let r: AgentSpec = "random".parse().unwrap();
         assert!(r.params.is_empty());
@@ -236,14 +254,29 @@ mod tests {
 
     #[test]
     fn rejects_malformed() {
-        for bad in ["", ":x=1", "mcts:iters", "mcts:=3", "mcts:a=1,,b=2", "mcts:a=1,a=2", "m cts"] {
-            assert!(matches!(bad.parse::<AgentSpec>(), Err(SpecError::Malformed { .. })), "{bad}");
+        for bad in [
+            "",
+            ":x=1",
+            "mcts:iters",
+            "mcts:=3",
+            "mcts:a=1,,b=2",
+            "mcts:a=1,a=2",
+            "m cts",
+        ] {
+            assert!(
+                matches!(bad.parse::<AgentSpec>(), Err(SpecError::Malformed { .. })),
+                "{bad}"
+            );
         }
     }
 
     #[test]
     fn typed_params_and_unknown_keys() {
-        let docs = [ParamDoc { key: "n", default: "10", help: "count" }];
+        let docs = [ParamDoc {
+            key: "n",
+            default: "10",
+            help: "count",
+        }];
         let s: AgentSpec = "flatmc:n=abc".parse().unwrap();
         let mut p = SpecParams::new(&s, &docs);
         let e = p.get::<u32>("n", 10, "a positive integer").unwrap_err();

@@ -52,12 +52,18 @@ impl Default for Conformance {
 /// and sum as the utility says; damaged notation gives errors, never panics.
 pub fn check_game<G: Game>(game: &G, cfg: &Conformance) {
     let facts = game.facts();
-    assert!(facts.players >= 1 && facts.players <= crate::MAX_PLAYERS, "player count");
+    assert!(
+        facts.players >= 1 && facts.players <= crate::MAX_PLAYERS,
+        "player count"
+    );
     assert!(
         facts.player_names.is_empty() || facts.player_names.len() == facts.players,
         "one name per player"
     );
-    assert!(facts.reward_bounds.0 < facts.reward_bounds.1, "reward bounds must be ordered");
+    assert!(
+        facts.reward_bounds.0 < facts.reward_bounds.1,
+        "reward bounds must be ordered"
+    );
     let limit = facts.max_turns.unwrap_or(cfg.max_turns_default);
     let mut rng = Rng::seed_from_u64(cfg.seed);
     let mut moves = Vec::new();
@@ -73,15 +79,24 @@ pub fn check_game<G: Game>(game: &G, cfg: &Conformance) {
                 Turn::Player(p) => {
                     assert!(p.index() < facts.players, "mover {p} out of range");
                     game.legal_moves(&state, &mut moves);
-                    assert!(!moves.is_empty(), "game {g} turn {turns}: non-terminal state without moves:\n{}", game.render(&state));
+                    assert!(
+                        !moves.is_empty(),
+                        "game {g} turn {turns}: non-terminal state without moves:\n{}",
+                        game.render(&state)
+                    );
                     check_moves(game, &state, &moves);
                     for q in facts.all_players().filter(|&q| q != p) {
                         game.legal_moves_of(&state, q, &mut other);
                         assert!(other.is_empty(), "{q} has moves while {p} is to move");
                     }
                     let mut buf = Vec::new();
-                    let rm = game.random_move(&state, &mut rng, &mut buf).expect("random_move at a non-terminal state");
-                    assert!(moves.contains(&rm), "random_move returned an illegal move {rm:?}");
+                    let rm = game
+                        .random_move(&state, &mut rng, &mut buf)
+                        .expect("random_move at a non-terminal state");
+                    assert!(
+                        moves.contains(&rm),
+                        "random_move returned an illegal move {rm:?}"
+                    );
                     let mv = moves[rng.below(moves.len())];
                     // Clone independence and determinism.
                     let saved = state.clone();
@@ -92,13 +107,25 @@ pub fn check_game<G: Game>(game: &G, cfg: &Conformance) {
                     game.apply(&mut b, mv);
                     assert_eq!(state, saved, "applying to a clone changed the original");
                     assert_eq!(game.hash(&state), saved_hash, "hash changed without a move");
-                    assert_eq!(a, b, "the same move from equal states gave different states");
-                    assert_eq!(game.hash(&a), game.hash(&b), "equal states, different hashes");
-                    game.play(&mut state, mv).expect("play refused a legal move");
+                    assert_eq!(
+                        a, b,
+                        "the same move from equal states gave different states"
+                    );
+                    assert_eq!(
+                        game.hash(&a),
+                        game.hash(&b),
+                        "equal states, different hashes"
+                    );
+                    game.play(&mut state, mv)
+                        .expect("play refused a legal move");
                     assert_eq!(state, a, "play and apply disagree");
                 }
                 Turn::Simultaneous => {
-                    assert_eq!(facts.dynamics, Dynamics::Simultaneous, "simultaneous turn in a sequential game");
+                    assert_eq!(
+                        facts.dynamics,
+                        Dynamics::Simultaneous,
+                        "simultaneous turn in a sequential game"
+                    );
                     joint.clear();
                     for q in facts.all_players() {
                         game.legal_moves_of(&state, q, &mut moves);
@@ -108,7 +135,8 @@ pub fn check_game<G: Game>(game: &G, cfg: &Conformance) {
                     }
                     let mut a = state.clone();
                     game.apply_joint(&mut a, &joint);
-                    game.play_joint(&mut state, &joint).expect("play_joint refused legal moves");
+                    game.play_joint(&mut state, &joint)
+                        .expect("play_joint refused legal moves");
                     assert_eq!(state, a, "play_joint and apply_joint disagree");
                 }
             }
@@ -136,16 +164,29 @@ fn check_moves<G: Game>(game: &G, state: &G::State, moves: &[G::Move]) {
             let _ = game.parse_move(state, &damaged);
         }
     }
-    assert!(game.parse_move(state, "").is_err(), "the empty string parsed as a move");
+    assert!(
+        game.parse_move(state, "").is_err(),
+        "the empty string parsed as a move"
+    );
 }
 
-fn check_state<G: Game>(game: &G, facts: &GameFacts, state: &G::State, cfg: &Conformance, rng: &mut Rng) {
+fn check_state<G: Game>(
+    game: &G,
+    facts: &GameFacts,
+    state: &G::State,
+    cfg: &Conformance,
+    rng: &mut Rng,
+) {
     if cfg.check_state_notation {
         let text = game.format_state(state);
         match game.parse_state(&text) {
             Ok(back) => {
                 assert_eq!(&back, state, "state {text:?} parsed back differently");
-                assert_eq!(game.hash(&back), game.hash(state), "parsed state hashes differently");
+                assert_eq!(
+                    game.hash(&back),
+                    game.hash(state),
+                    "parsed state hashes differently"
+                );
             }
             Err(e) => panic!("state {text:?} does not parse back: {e}"),
         }
@@ -157,10 +198,21 @@ fn check_state<G: Game>(game: &G, facts: &GameFacts, state: &G::State, cfg: &Con
     for p in facts.all_players() {
         let seen = game.observation(state, p);
         let det = game.determinize(state, p, rng);
-        assert_eq!(game.observation(&det, p), seen, "a determinization for {p} disagrees with {p}'s observation");
-        assert_eq!(game.turn(&det), game.turn(state), "a determinization changed whose turn it is");
+        assert_eq!(
+            game.observation(&det, p),
+            seen,
+            "a determinization for {p} disagrees with {p}'s observation"
+        );
+        assert_eq!(
+            game.turn(&det),
+            game.turn(state),
+            "a determinization changed whose turn it is"
+        );
         if facts.information == Information::Perfect {
-            assert_eq!(&det, state, "determinizing a perfect-information state changed it");
+            assert_eq!(
+                &det, state,
+                "determinizing a perfect-information state changed it"
+            );
         }
     }
 }
@@ -169,11 +221,17 @@ fn check_returns(facts: &GameFacts, r: &Rewards) {
     assert_eq!(r.len(), facts.players, "returns need one entry per player");
     let (lo, hi) = facts.reward_bounds;
     for &v in r.as_slice() {
-        assert!(v.is_finite() && v >= lo - 1e-9 && v <= hi + 1e-9, "reward {v} outside [{lo}, {hi}]");
+        assert!(
+            v.is_finite() && v >= lo - 1e-9 && v <= hi + 1e-9,
+            "reward {v} outside [{lo}, {hi}]"
+        );
     }
     match facts.utility {
         Utility::ZeroSum => assert!(r.sum().abs() < 1e-9, "zero-sum game returned {r:?}"),
-        Utility::ConstantSum(c) => assert!((r.sum() - c).abs() < 1e-9, "constant-sum game returned {r:?}"),
+        Utility::ConstantSum(c) => assert!(
+            (r.sum() - c).abs() < 1e-9,
+            "constant-sum game returned {r:?}"
+        ),
         Utility::GeneralSum => {}
     }
 }
@@ -264,7 +322,8 @@ fn parse_u32(what: &'static str, text: &str, expected: &str) -> Result<u32, Nota
     if t.is_empty() {
         return Err(NotationError::Empty { what });
     }
-    t.parse().map_err(|_| NotationError::syntax(what, text, expected))
+    t.parse()
+        .map_err(|_| NotationError::syntax(what, text, expected))
 }
 
 /// Nim with one heap: players alternately take 1, 2 or 3 stones; whoever takes the last
@@ -298,7 +357,10 @@ impl Game for Nim {
         GameFacts::two_player_zero_sum("nim", ["first", "second"], self.heap as usize)
     }
     fn initial_state(&self) -> NimState {
-        NimState { stones: self.heap, to_move: Player(0) }
+        NimState {
+            stones: self.heap,
+            to_move: Player(0),
+        }
     }
     fn turn(&self, s: &NimState) -> Turn {
         if s.stones == 0 {
@@ -328,7 +390,10 @@ impl Game for Nim {
     fn parse_move(&self, s: &NimState, text: &str) -> Result<u32, NotationError> {
         let k = parse_u32("move", text, "a number of stones, 1 to 3")?;
         if !(1..=3).contains(&k) || k > s.stones {
-            return Err(NotationError::illegal(text, format!("take 1 to {} stones", s.stones.min(3))));
+            return Err(NotationError::illegal(
+                text,
+                format!("take 1 to {} stones", s.stones.min(3)),
+            ));
         }
         Ok(k)
     }
@@ -338,11 +403,19 @@ impl Game for Nim {
     fn parse_state(&self, text: &str) -> Result<NimState, NotationError> {
         let mut it = text.split_whitespace();
         let (Some(a), Some(b), None) = (it.next(), it.next(), it.next()) else {
-            return Err(NotationError::syntax("state", text, "\"<stones> <player 0|1>\""));
+            return Err(NotationError::syntax(
+                "state",
+                text,
+                "\"<stones> <player 0|1>\"",
+            ));
         };
         let stones = parse_u32("state", a, "a number of stones")?;
         if stones > self.heap {
-            return Err(NotationError::invalid("state", text, "more stones than the heap"));
+            return Err(NotationError::invalid(
+                "state",
+                text,
+                "more stones than the heap",
+            ));
         }
         let p = match b {
             "0" => Player(0),
@@ -411,7 +484,11 @@ impl Game for MatrixGame {
     fn legal_moves_of(&self, s: &MatrixState, p: Player, out: &mut Vec<u8>) {
         out.clear();
         if s.played.is_none() {
-            let n = if p.0 == 0 { self.payoffs.len() } else { self.payoffs[0].len() };
+            let n = if p.0 == 0 {
+                self.payoffs.len()
+            } else {
+                self.payoffs[0].len()
+            };
             out.extend(0..n as u8);
         }
     }
@@ -452,13 +529,17 @@ impl Game for MatrixGame {
         if t == "-" {
             return Ok(MatrixState { played: None });
         }
-        let (a, b) = t.split_once(',').ok_or_else(|| NotationError::syntax("state", text, "\"-\" or \"<row>,<column>\""))?;
+        let (a, b) = t
+            .split_once(',')
+            .ok_or_else(|| NotationError::syntax("state", text, "\"-\" or \"<row>,<column>\""))?;
         let r = parse_u32("state", a, "a row")?;
         let c = parse_u32("state", b, "a column")?;
         if r as usize >= self.payoffs.len() || c as usize >= self.payoffs[0].len() {
             return Err(NotationError::invalid("state", text, "no such cell"));
         }
-        Ok(MatrixState { played: Some((r as u8, c as u8)) })
+        Ok(MatrixState {
+            played: Some((r as u8, c as u8)),
+        })
     }
 }
 
@@ -489,7 +570,10 @@ impl Game for SecretGuess {
         f
     }
     fn initial_state(&self) -> SecretState {
-        SecretState { secret: None, guess: None }
+        SecretState {
+            secret: None,
+            guess: None,
+        }
     }
     fn turn(&self, s: &SecretState) -> Turn {
         match (s.secret, s.guess) {
@@ -523,7 +607,10 @@ impl Game for SecretGuess {
     fn parse_move(&self, _: &SecretState, text: &str) -> Result<u8, NotationError> {
         let k = parse_u32("move", text, "a number")?;
         if k >= self.n as u32 {
-            return Err(NotationError::illegal(text, format!("numbers are 0..{}", self.n)));
+            return Err(NotationError::illegal(
+                text,
+                format!("numbers are 0..{}", self.n),
+            ));
         }
         Ok(k as u8)
     }
@@ -534,7 +621,11 @@ impl Game for SecretGuess {
     fn parse_state(&self, text: &str) -> Result<SecretState, NotationError> {
         let mut it = text.split_whitespace();
         let (Some(a), Some(b), None) = (it.next(), it.next(), it.next()) else {
-            return Err(NotationError::syntax("state", text, "\"<secret|-> <guess|->\""));
+            return Err(NotationError::syntax(
+                "state",
+                text,
+                "\"<secret|-> <guess|->\"",
+            ));
         };
         let f = |x: &str| -> Result<Option<u8>, NotationError> {
             if x == "-" {
@@ -548,7 +639,11 @@ impl Game for SecretGuess {
         };
         let (secret, guess) = (f(a)?, f(b)?);
         if secret.is_none() && guess.is_some() {
-            return Err(NotationError::invalid("state", text, "a guess before the secret"));
+            return Err(NotationError::invalid(
+                "state",
+                text,
+                "a guess before the secret",
+            ));
         }
         Ok(SecretState { secret, guess })
     }
@@ -563,7 +658,10 @@ impl Game for SecretGuess {
     }
     fn determinize(&self, s: &SecretState, observer: Player, rng: &mut Rng) -> SecretState {
         match (observer, s.secret, s.guess) {
-            (Player(1), Some(_), None) => SecretState { secret: Some(rng.below(self.n as usize) as u8), guess: None },
+            (Player(1), Some(_), None) => SecretState {
+                secret: Some(rng.below(self.n as usize) as u8),
+                guess: None,
+            },
             _ => *s,
         }
     }

@@ -9,11 +9,17 @@ use yomi_core::testing::{MatrixGame, Nim, NimState, SecretGuess};
 use yomi_core::{Game, Played, Player, Rewards, Rng};
 
 fn params(iters: u64) -> MctsParams {
-    MctsParams { budget: Budget::iterations(iters), ..MctsParams::default() }
+    MctsParams {
+        budget: Budget::iterations(iters),
+        ..MctsParams::default()
+    }
 }
 
 fn visits<M: PartialEq + Copy>(r: &SearchResult<M>, mv: M) -> u64 {
-    r.children.iter().find(|c| c.mv == mv).map_or(0, |c| c.visits)
+    r.children
+        .iter()
+        .find(|c| c.mv == mv)
+        .map_or(0, |c| c.visits)
 }
 
 #[test]
@@ -27,7 +33,12 @@ fn uct_finds_winning_nim_moves_and_values_converge() {
         if heap % 4 == 0 {
             assert!(v < 0.35, "heap {heap}: lost position valued {v}");
         } else {
-            assert_eq!(m.choose(&r), Some(heap % 4), "heap {heap}: {:?}", r.children);
+            assert_eq!(
+                m.choose(&r),
+                Some(heap % 4),
+                "heap {heap}: {:?}",
+                r.children
+            );
             assert!(v > 0.75, "heap {heap}: won position valued {v}");
         }
         m.check_trees().unwrap();
@@ -45,7 +56,13 @@ fn more_iterations_bring_values_closer_to_exact() {
         for seed in 0..5 {
             let mut m = Mcts::uct(params(iters), seed);
             let r = m.search(&game, &s);
-            total += 1.0 - r.children.iter().find(|c| c.mv == 1).unwrap().mean().unwrap();
+            total += 1.0
+                - r.children
+                    .iter()
+                    .find(|c| c.mv == 1)
+                    .unwrap()
+                    .mean()
+                    .unwrap();
         }
         total / 5.0
     };
@@ -64,7 +81,11 @@ fn expansion_threshold_bounds_tree_size() {
         let r = m.search(&game, &s);
         // Each created node needs `threshold` visits before it creates up to 3 children.
         let bound = 1 + 3 * (5_000 / threshold.max(1) as usize + 1);
-        assert!(r.nodes <= bound, "threshold {threshold}: {} nodes > {bound}", r.nodes);
+        assert!(
+            r.nodes <= bound,
+            "threshold {threshold}: {} nodes > {bound}",
+            r.nodes
+        );
         if threshold == 100 {
             assert!(r.nodes < 400, "{}", r.nodes);
         }
@@ -76,7 +97,13 @@ fn expansion_threshold_bounds_tree_size() {
 struct CountingTakeOne(Arc<AtomicUsize>);
 
 impl LeafEvaluator<Nim> for CountingTakeOne {
-    fn evaluate(&mut self, game: &Nim, state: &mut NimState, _: &mut Rng, _: &mut Vec<u32>) -> Rewards {
+    fn evaluate(
+        &mut self,
+        game: &Nim,
+        state: &mut NimState,
+        _: &mut Rng,
+        _: &mut Vec<u32>,
+    ) -> Rewards {
         self.0.fetch_add(1, Ordering::Relaxed);
         while state.stones > 0 {
             game.apply(state, 1);
@@ -94,7 +121,13 @@ fn memoised_leaves_are_evaluated_once_until_expanded() {
         let mut p = params(2_000);
         p.expand_threshold = 5;
         p.memoize_leaves = memo;
-        let mut m = Mcts::new(p, Ucb1::default(), CountingTakeOne(calls.clone()), NoExpander, 3);
+        let mut m = Mcts::new(
+            p,
+            Ucb1::default(),
+            CountingTakeOne(calls.clone()),
+            NoExpander,
+            3,
+        );
         let r = m.search(&game, &s);
         let n = calls.load(Ordering::Relaxed);
         if memo {
@@ -114,7 +147,12 @@ fn progressive_widening_admits_children_in_order() {
     p.widening = Some(Widening::new(|_| 1));
     let mut m = Mcts::uct(p.clone(), 1);
     let r = m.search(&game, &s);
-    assert_eq!(visits(&r, 1), 3_000, "only the first child may be visited: {:?}", r.children);
+    assert_eq!(
+        visits(&r, 1),
+        3_000,
+        "only the first child may be visited: {:?}",
+        r.children
+    );
     // k(n) = ceil(0.5 * sqrt(n)): the second child enters at n = 2, the third at n = 17.
     p.widening = Some(Widening::power(0.5, 0.5));
     let w = Widening::power(0.5, 0.5);
@@ -144,7 +182,11 @@ fn playout_cutoff_uses_the_evaluator() {
     let mut m = Mcts::new(params(1_000), Ucb1::default(), leaf, NoExpander, 1);
     let r = m.search(&game, &s);
     // Every playout is cut at once and judged 0.5 for player 0: normalised (0.5+1)/2 = 0.75.
-    assert!((r.root_value().unwrap() - 0.75).abs() < 1e-9, "{:?}", r.root_value());
+    assert!(
+        (r.root_value().unwrap() - 0.75).abs() < 1e-9,
+        "{:?}",
+        r.root_value()
+    );
     assert_eq!(calls.load(Ordering::Relaxed), 1_000);
 }
 
@@ -173,18 +215,30 @@ fn playout_policies_choose_as_specified() {
         }
         c
     };
-    let mut greedy = EpsilonGreedy { epsilon: 0.0, scorer: Arc::new(PreferTwo) };
+    let mut greedy = EpsilonGreedy {
+        epsilon: 0.0,
+        scorer: Arc::new(PreferTwo),
+    };
     let c = count(&mut |r, b| greedy.choose(&game, &s, r, b).unwrap());
     assert_eq!(c[2], 10_000);
-    let mut eg = EpsilonGreedy { epsilon: 0.3, scorer: Arc::new(PreferTwo) };
+    let mut eg = EpsilonGreedy {
+        epsilon: 0.3,
+        scorer: Arc::new(PreferTwo),
+    };
     let c = count(&mut |r, b| eg.choose(&game, &s, r, b).unwrap());
     // P(2) = 0.7 + 0.3/3 = 0.8.
     assert!((7_700..8_300).contains(&c[2]), "{c:?}");
-    let mut soft = Softmax { temperature: 1.0, scorer: Arc::new(PreferTwo) };
+    let mut soft = Softmax {
+        temperature: 1.0,
+        scorer: Arc::new(PreferTwo),
+    };
     let c = count(&mut |r, b| soft.choose(&game, &s, r, b).unwrap());
     // P(2) = e / (e + 2) = 0.576.
     assert!((5_500..6_000).contains(&c[2]), "{c:?}");
-    let mut cold = Softmax { temperature: 0.01, scorer: Arc::new(PreferTwo) };
+    let mut cold = Softmax {
+        temperature: 0.01,
+        scorer: Arc::new(PreferTwo),
+    };
     let c = count(&mut |r, b| cold.choose(&game, &s, r, b).unwrap());
     assert_eq!(c[2], 10_000);
     let c = count(&mut |r, b| Uniform.choose(&game, &s, r, b).unwrap());
@@ -195,7 +249,14 @@ fn playout_policies_choose_as_specified() {
 #[derive(Clone)]
 struct PriorOnTwo;
 impl Expander<Nim> for PriorOnTwo {
-    fn expand(&mut self, _: &Nim, _: &NimState, _: Player, slots: &mut [EdgeSlot<u32>], _: &mut Rng) {
+    fn expand(
+        &mut self,
+        _: &Nim,
+        _: &NimState,
+        _: Player,
+        slots: &mut [EdgeSlot<u32>],
+        _: &mut Rng,
+    ) {
         for s in slots.iter_mut() {
             s.prior = if s.mv == 2 { 0.98 } else { 0.01 };
         }
@@ -208,7 +269,13 @@ fn puct_follows_priors_and_ucb_eval_follows_evaluations() {
     let s = game.initial_state();
     let mut p = params(200);
     p.expand_threshold = 0;
-    let mut m = Mcts::new(p, Puct { c: 5.0, fpu: 0.5 }, Rollout::new(Uniform), PriorOnTwo, 1);
+    let mut m = Mcts::new(
+        p,
+        Puct { c: 5.0, fpu: 0.5 },
+        Rollout::new(Uniform),
+        PriorOnTwo,
+        1,
+    );
     let r = m.search(&game, &s);
     assert!(visits(&r, 2) > 150, "{:?}", r.children);
 
@@ -219,8 +286,14 @@ fn puct_follows_priors_and_ucb_eval_follows_evaluations() {
             Rewards::zero_sum(if s.stones == 37 { 0.9 } else { -0.9 })
         }
     }
-    let expander = ChildEvaluation { evaluator: Arc::new(LikesThree), best_first: false };
-    let sel = UcbEval { c: 0.3, weight: 3.0 };
+    let expander = ChildEvaluation {
+        evaluator: Arc::new(LikesThree),
+        best_first: false,
+    };
+    let sel = UcbEval {
+        c: 0.3,
+        weight: 3.0,
+    };
     let mut m = Mcts::new(params(500), sel, Rollout::new(Uniform), expander, 1);
     let r = m.search(&game, &s);
     assert!(visits(&r, 3) > 400, "{:?}", r.children);
@@ -257,7 +330,10 @@ fn determinized_search_does_not_peek_at_hidden_information() {
         }
     }
     // Uniform guessing hits 1 in 4 (10 of 40 expected); a peeking search would hit 40.
-    assert!(hits < 22, "the search guessed the hidden secret {hits}/40 times");
+    assert!(
+        hits < 22,
+        "the search guessed the hidden secret {hits}/40 times"
+    );
 }
 
 #[test]
@@ -280,7 +356,13 @@ fn tree_reuse_keeps_the_subtree_statistics() {
 
     // A state the tree does not know resets it.
     let other = Nim::new(30).initial_state();
-    let r3 = m.search(&game, &NimState { stones: 17, ..other });
+    let r3 = m.search(
+        &game,
+        &NimState {
+            stones: 17,
+            ..other
+        },
+    );
     assert_eq!(r3.children.iter().map(|c| c.visits).sum::<u64>(), 0);
 }
 
@@ -297,7 +379,10 @@ fn threads_add_iterations_and_same_seed_replays() {
     let (a, b) = (run(), run());
     assert_eq!(a.iterations, 8_000);
     assert_eq!(a.children, b.children, "same seed, different search");
-    assert_eq!(Mcts::uct(p.clone(), 11).search(&game, &s).children, a.children);
+    assert_eq!(
+        Mcts::uct(p.clone(), 11).search(&game, &s).children,
+        a.children
+    );
     let single = Mcts::uct(params(8_000), 11).search(&game, &s);
     assert_eq!(single.children.iter().map(|c| c.visits).sum::<u64>(), 8_000);
 }

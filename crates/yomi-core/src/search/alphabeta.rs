@@ -71,8 +71,18 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     ///
     /// # Panics
     /// If the game is not a two-player game with sequential moves.
-    pub fn search(&mut self, game: &G, state: &G::State, max_depth: u32, budget: Budget) -> AlphaBetaResult<G::Move> {
-        assert_eq!(game.facts().players, 2, "alpha-beta needs a two-player zero-sum game");
+    pub fn search(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        max_depth: u32,
+        budget: Budget,
+    ) -> AlphaBetaResult<G::Move> {
+        assert_eq!(
+            game.facts().players,
+            2,
+            "alpha-beta needs a two-player zero-sum game"
+        );
         let start = Instant::now();
         self.deadline = budget.deadline(start);
         self.aborted = false;
@@ -83,7 +93,12 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         }
         self.rng.shuffle(&mut root_moves);
         let (lo, hi) = game.facts().reward_bounds;
-        let mut result = AlphaBetaResult { best: root_moves.first().copied(), value: 0.0, depth: 0, nodes: 0 };
+        let mut result = AlphaBetaResult {
+            best: root_moves.first().copied(),
+            value: 0.0,
+            depth: 0,
+            nodes: 0,
+        };
         for depth in 1..=max_depth.max(1) {
             let mut alpha = lo - 1.0;
             let mut best = None;
@@ -109,7 +124,12 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             if self.aborted {
                 break;
             }
-            result = AlphaBetaResult { best, value: alpha, depth, nodes: self.nodes };
+            result = AlphaBetaResult {
+                best,
+                value: alpha,
+                depth,
+                nodes: self.nodes,
+            };
             if budget.iterations.is_some_and(|n| self.nodes >= n) {
                 break;
             }
@@ -126,9 +146,19 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     }
 
     /// The value of `child` for `parent_mover`.
-    fn child_value(&mut self, game: &G, child: &G::State, parent_mover: Player, depth: u32, alpha: f64, beta: f64) -> f64 {
+    fn child_value(
+        &mut self,
+        game: &G,
+        child: &G::State,
+        parent_mover: Player,
+        depth: u32,
+        alpha: f64,
+        beta: f64,
+    ) -> f64 {
         match game.turn(child) {
-            Turn::Player(p) if p != parent_mover => -self.negamax(game, child, depth, -beta, -alpha),
+            Turn::Player(p) if p != parent_mover => {
+                -self.negamax(game, child, depth, -beta, -alpha)
+            }
             Turn::Player(_) => self.negamax(game, child, depth, alpha, beta),
             _ => {
                 self.nodes += 1;
@@ -137,7 +167,14 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         }
     }
 
-    fn negamax(&mut self, game: &G, state: &G::State, depth: u32, mut alpha: f64, beta: f64) -> f64 {
+    fn negamax(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        depth: u32,
+        mut alpha: f64,
+        beta: f64,
+    ) -> f64 {
         self.nodes += 1;
         if self.nodes % 1024 == 0 {
             if let Some(d) = self.deadline {
@@ -208,7 +245,13 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         } else {
             Bound::Exact
         };
-        self.table[slot] = Some(Entry { key, depth, bound, value: best_value, best: best_move });
+        self.table[slot] = Some(Entry {
+            key,
+            depth,
+            bound,
+            value: best_value,
+            best: best_move,
+        });
         best_value
     }
 }
@@ -224,7 +267,12 @@ pub struct AlphaBetaAgent<G: Game, E> {
 impl<G: Game, E: Evaluator<G>> AlphaBetaAgent<G, E> {
     /// Searches to `depth` turns within `budget`.
     pub fn new(evaluator: E, depth: u32, budget: Budget, seed: u64, name: String) -> Self {
-        AlphaBetaAgent { search: AlphaBeta::new(evaluator, 20, seed), depth, budget, name }
+        AlphaBetaAgent {
+            search: AlphaBeta::new(evaluator, 20, seed),
+            depth,
+            budget,
+            name,
+        }
     }
 }
 
@@ -232,7 +280,12 @@ impl<G: Game, E: Evaluator<G>> crate::agent::Agent<G> for AlphaBetaAgent<G, E> {
     fn name(&self) -> String {
         self.name.clone()
     }
-    fn select_move(&mut self, game: &G, state: &G::State, player: Player) -> Result<G::Move, crate::AgentError> {
+    fn select_move(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        player: Player,
+    ) -> Result<G::Move, crate::AgentError> {
         self.search
             .search(game, state, self.depth, self.budget)
             .best
@@ -251,7 +304,15 @@ mod tests {
         for heap in 1..=13u32 {
             let game = Nim::new(heap);
             let mut ab = AlphaBeta::new(NeutralEvaluator, 12, heap as u64);
-            let r = ab.search(&game, &game.initial_state(), heap, Budget { iterations: None, time: None });
+            let r = ab.search(
+                &game,
+                &game.initial_state(),
+                heap,
+                Budget {
+                    iterations: None,
+                    time: None,
+                },
+            );
             let expect = if heap % 4 == 0 { -1.0 } else { 1.0 };
             assert_eq!(r.value, expect, "heap {heap}");
             if heap % 4 != 0 {

@@ -42,7 +42,11 @@ pub fn flat_monte_carlo<G: Game, L: LeafEvaluator<G>>(
                 if simultaneous {
                     joint.clear();
                     for (p, opts) in others.iter().enumerate() {
-                        joint.push(if p == player.index() { mv } else { opts[rng.below(opts.len())] });
+                        joint.push(if p == player.index() {
+                            mv
+                        } else {
+                            opts[rng.below(opts.len())]
+                        });
                     }
                     game.apply_joint(&mut s, &joint);
                 } else {
@@ -66,7 +70,10 @@ pub struct FlatMcAgent {
 impl FlatMcAgent {
     /// `n` playouts per move; `seed` fixes the playouts.
     pub fn new(playouts_per_move: u32, seed: u64) -> Self {
-        FlatMcAgent { playouts_per_move, rng: Rng::seed_from_u64(seed) }
+        FlatMcAgent {
+            playouts_per_move,
+            rng: Rng::seed_from_u64(seed),
+        }
     }
 }
 
@@ -74,9 +81,21 @@ impl<G: Game> crate::agent::Agent<G> for FlatMcAgent {
     fn name(&self) -> String {
         format!("flatmc:n={}", self.playouts_per_move)
     }
-    fn select_move(&mut self, game: &G, state: &G::State, player: Player) -> Result<G::Move, crate::AgentError> {
+    fn select_move(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        player: Player,
+    ) -> Result<G::Move, crate::AgentError> {
         let mut leaf = Rollout::new(Uniform);
-        let scored = flat_monte_carlo(game, state, player, self.playouts_per_move, &mut leaf, &mut self.rng);
+        let scored = flat_monte_carlo(
+            game,
+            state,
+            player,
+            self.playouts_per_move,
+            &mut leaf,
+            &mut self.rng,
+        );
         scored
             .iter()
             .fold(None::<(G::Move, f64)>, |best, &(m, v)| match best {

@@ -37,7 +37,12 @@ where
         self.name.clone()
     }
 
-    fn select_move(&mut self, game: &G, state: &G::State, player: Player) -> Result<G::Move, AgentError> {
+    fn select_move(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        player: Player,
+    ) -> Result<G::Move, AgentError> {
         let result = self.mcts.search_for(game, state, player);
         self.mcts
             .choose(&result)

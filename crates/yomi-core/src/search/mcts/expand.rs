@@ -26,7 +26,14 @@ pub struct EdgeSlot<M> {
 /// Initialises a node's children when the node is expanded.
 pub trait Expander<G: Game>: Clone + Send {
     /// Sets priors / evaluations of `player`'s children in `state` and orders them.
-    fn expand(&mut self, game: &G, state: &G::State, player: Player, slots: &mut [EdgeSlot<G::Move>], rng: &mut Rng);
+    fn expand(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        player: Player,
+        slots: &mut [EdgeSlot<G::Move>],
+        rng: &mut Rng,
+    );
 }
 
 /// Leaves children as the game lists them, with uniform priors.
@@ -35,7 +42,8 @@ pub struct NoExpander;
 
 impl<G: Game> Expander<G> for NoExpander {
     #[inline]
-    fn expand(&mut self, _: &G, _: &G::State, _: Player, _: &mut [EdgeSlot<G::Move>], _: &mut Rng) {}
+    fn expand(&mut self, _: &G, _: &G::State, _: Player, _: &mut [EdgeSlot<G::Move>], _: &mut Rng) {
+    }
 }
 
 /// Children in random order (for progressive widening without domain knowledge).
@@ -43,7 +51,14 @@ impl<G: Game> Expander<G> for NoExpander {
 pub struct ShuffledOrder;
 
 impl<G: Game> Expander<G> for ShuffledOrder {
-    fn expand(&mut self, _: &G, _: &G::State, _: Player, slots: &mut [EdgeSlot<G::Move>], rng: &mut Rng) {
+    fn expand(
+        &mut self,
+        _: &G,
+        _: &G::State,
+        _: Player,
+        slots: &mut [EdgeSlot<G::Move>],
+        rng: &mut Rng,
+    ) {
         rng.shuffle(slots);
     }
 }
@@ -67,7 +82,14 @@ impl<G: Game> Clone for ChildEvaluation<G> {
 }
 
 impl<G: Game> Expander<G> for ChildEvaluation<G> {
-    fn expand(&mut self, game: &G, state: &G::State, player: Player, slots: &mut [EdgeSlot<G::Move>], _: &mut Rng) {
+    fn expand(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        player: Player,
+        slots: &mut [EdgeSlot<G::Move>],
+        _: &mut Rng,
+    ) {
         for slot in slots.iter_mut() {
             let mut next = state.clone();
             if game.turn(state) == crate::game::Turn::Simultaneous {
@@ -104,7 +126,14 @@ impl<G: Game> Clone for AnyExpander<G> {
 }
 
 impl<G: Game> Expander<G> for AnyExpander<G> {
-    fn expand(&mut self, game: &G, state: &G::State, player: Player, slots: &mut [EdgeSlot<G::Move>], rng: &mut Rng) {
+    fn expand(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        player: Player,
+        slots: &mut [EdgeSlot<G::Move>],
+        rng: &mut Rng,
+    ) {
         match self {
             AnyExpander::None => {}
             AnyExpander::Shuffled => ShuffledOrder.expand(game, state, player, slots, rng),

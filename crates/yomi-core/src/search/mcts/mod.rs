@@ -58,8 +58,8 @@ pub use agent::MctsAgent;
 pub use expand::{AnyExpander, ChildEvaluation, EdgeSlot, Expander, NoExpander, ShuffledOrder};
 pub use params::{FinalMove, MctsParams, Widening};
 pub use playout::{
-    AnyPolicy, EpsilonGreedy, EvalScorer, LeafEvaluator, MoveScorer, PlayoutPolicy, Rollout, Softmax,
-    Uniform,
+    AnyPolicy, EpsilonGreedy, EvalScorer, LeafEvaluator, MoveScorer, PlayoutPolicy, Rollout,
+    Softmax, Uniform,
 };
 pub use results::{RootChild, SearchResult};
 pub use select::{AnySelection, ChildStats, Puct, Selection, Ucb1, UcbEval};
@@ -151,7 +151,13 @@ where
     }
 
     /// Runs iterations from `root` until `max_iterations` or `deadline`; returns how many ran.
-    pub fn run(&mut self, game: &G, root: &G::State, max_iterations: u64, deadline: Option<Instant>) -> u64 {
+    pub fn run(
+        &mut self,
+        game: &G,
+        root: &G::State,
+        max_iterations: u64,
+        deadline: Option<Instant>,
+    ) -> u64 {
         self.prepare(game, root);
         let mut done = 0u64;
         while done < max_iterations {
@@ -180,7 +186,8 @@ where
                     return Vec::new();
                 }
                 let f = root.first_edge as usize;
-                f + sim.offsets[player.index()] as usize..f + sim.offsets[player.index() + 1] as usize
+                f + sim.offsets[player.index()] as usize
+                    ..f + sim.offsets[player.index() + 1] as usize
             }
             m if m == player.0 => self.tree.edge_range(0),
             _ => return Vec::new(),
@@ -279,15 +286,27 @@ where
     fn push_edges(&mut self, game: &G, state: &G::State, player: Player) {
         let prior = 1.0 / self.moves.len().max(1) as f32;
         self.slots.clear();
-        self.slots
-            .extend(self.moves.iter().map(|&mv| EdgeSlot { mv, prior, eval: 0.0 }));
-        self.expander.expand(game, state, player, &mut self.slots, &mut self.rng);
+        self.slots.extend(self.moves.iter().map(|&mv| EdgeSlot {
+            mv,
+            prior,
+            eval: 0.0,
+        }));
+        self.expander
+            .expand(game, state, player, &mut self.slots, &mut self.rng);
         let (lo, scale) = (self.lo, self.scale);
-        self.tree.edges.extend(self.slots.iter().map(|_| Edge { total: 0.0, visits: 0, child: NONE }));
+        self.tree.edges.extend(self.slots.iter().map(|_| Edge {
+            total: 0.0,
+            visits: 0,
+            child: NONE,
+        }));
         self.tree.info.extend(self.slots.iter().map(|s| EdgeInfo {
             mv: s.mv,
             prior: s.prior,
-            eval: if s.eval == 0.0 { 0.0 } else { ((s.eval as f64 - lo) * scale) as f32 },
+            eval: if s.eval == 0.0 {
+                0.0
+            } else {
+                ((s.eval as f64 - lo) * scale) as f32
+            },
         }));
     }
 
@@ -305,7 +324,15 @@ where
             } else {
                 (0.0, 0.0)
             };
-            let s = self.selection.score(term, &ChildStats { visits: e.visits, total: e.total, prior, eval });
+            let s = self.selection.score(
+                term,
+                &ChildStats {
+                    visits: e.visits,
+                    total: e.total,
+                    prior,
+                    eval,
+                },
+            );
             if s > best {
                 best = s;
                 best_i = lo + i;
@@ -333,7 +360,12 @@ where
             let (e, info) = (&self.tree.edges[i], &self.tree.info[i]);
             let s = self.selection.score(
                 term,
-                &ChildStats { visits: e.visits, total: e.total, prior: info.prior, eval: info.eval },
+                &ChildStats {
+                    visits: e.visits,
+                    total: e.total,
+                    prior: info.prior,
+                    eval: info.eval,
+                },
             );
             if s > best {
                 best = s;
@@ -423,7 +455,11 @@ where
                     });
                 }
                 game.apply_joint(&mut state, &self.joint);
-                let found = self.tree.sims[sim_index].children.iter().find(|c| c.0 == key).map(|c| c.1);
+                let found = self.tree.sims[sim_index]
+                    .children
+                    .iter()
+                    .find(|c| c.0 == key)
+                    .map(|c| c.1);
                 child = match found {
                     Some(c) => c,
                     None => {
@@ -444,7 +480,9 @@ where
         } else if leaf.mover == UNEXPANDED && self.params.memoize_leaves && leaf.aux != NONE {
             self.tree.memo[leaf.aux as usize]
         } else {
-            let r = self.leaf.evaluate(game, &mut state, &mut self.rng, &mut self.moves);
+            let r = self
+                .leaf
+                .evaluate(game, &mut state, &mut self.rng, &mut self.moves);
             let r = self.normalize(r);
             if leaf.mover == UNEXPANDED && self.params.memoize_leaves {
                 self.tree.memo.push(r);
@@ -480,7 +518,13 @@ pub struct Mcts<G: Game, S = Ucb1, L = Rollout<G, Uniform>, X = NoExpander> {
 impl<G: Game> Mcts<G> {
     /// Plain UCT: UCB1 with `c = 1/√2` on `[0, 1]` rewards, uniform playouts to the end.
     pub fn uct(params: MctsParams, seed: u64) -> Self {
-        Mcts::new(params, Ucb1::default(), Rollout::new(Uniform), NoExpander, seed)
+        Mcts::new(
+            params,
+            Ucb1::default(),
+            Rollout::new(Uniform),
+            NoExpander,
+            seed,
+        )
     }
 }
 
@@ -523,17 +567,30 @@ where
     }
 
     /// Searches `state` and reports `player`'s root moves.
-    pub fn search_for(&mut self, game: &G, state: &G::State, player: Player) -> SearchResult<G::Move> {
+    pub fn search_for(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        player: Player,
+    ) -> SearchResult<G::Move> {
         let start = Instant::now();
         let budget = self.params.budget;
         let total_iters = budget.iterations.unwrap_or(u64::MAX);
         let deadline = budget.deadline(start);
         let threads = self.workers.len();
         let imperfect = game.facts().information == Information::Imperfect;
-        let dets = if imperfect { self.params.determinizations.max(1) } else { 1 };
+        let dets = if imperfect {
+            self.params.determinizations.max(1)
+        } else {
+            1
+        };
         // Determinizations handed round-robin to workers; each gets an equal share.
         let jobs = dets.max(threads);
-        let per_job = if total_iters == u64::MAX { u64::MAX } else { total_iters.div_ceil(jobs as u64) };
+        let per_job = if total_iters == u64::MAX {
+            u64::MAX
+        } else {
+            total_iters.div_ceil(jobs as u64)
+        };
         let det_seeds: Vec<u64> = (0..jobs).map(|_| self.rng.next_u64()).collect();
         let time_share = budget.time.map(|t| t / jobs.div_ceil(threads) as u32);
 
@@ -642,9 +699,15 @@ where
         for w in &self.workers {
             for (i, n) in w.tree.nodes.iter().enumerate() {
                 if n.mover < SIMULTANEOUS {
-                    let sum: u32 = w.tree.edges[w.tree.edge_range(i as u32)].iter().map(|e| e.visits).sum();
+                    let sum: u32 = w.tree.edges[w.tree.edge_range(i as u32)]
+                        .iter()
+                        .map(|e| e.visits)
+                        .sum();
                     if sum > n.visits {
-                        return Err(format!("node {i}: edge visits {sum} > node visits {}", n.visits));
+                        return Err(format!(
+                            "node {i}: edge visits {sum} > node visits {}",
+                            n.visits
+                        ));
                     }
                 }
             }

@@ -28,7 +28,10 @@ impl Widening {
 
 impl fmt::Debug for Widening {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let ks: Vec<usize> = [1u32, 10, 100, 1000, 10000].iter().map(|&n| (self.0)(n)).collect();
+        let ks: Vec<usize> = [1u32, 10, 100, 1000, 10000]
+            .iter()
+            .map(|&n| (self.0)(n))
+            .collect();
         write!(f, "Widening(k(1,10,100,1000,10000)={ks:?})")
     }
 }

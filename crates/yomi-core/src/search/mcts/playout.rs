@@ -16,15 +16,25 @@ use crate::search::Evaluator;
 pub trait LeafEvaluator<G: Game>: Clone + Send {
     /// The estimated rewards of `state`; the evaluator may consume `state` (a playout plays
     /// on it). `buf` is scratch space for move lists.
-    fn evaluate(&mut self, game: &G, state: &mut G::State, rng: &mut Rng, buf: &mut Vec<G::Move>)
-        -> Rewards;
+    fn evaluate(
+        &mut self,
+        game: &G,
+        state: &mut G::State,
+        rng: &mut Rng,
+        buf: &mut Vec<G::Move>,
+    ) -> Rewards;
 }
 
 /// Chooses moves during playouts.
 pub trait PlayoutPolicy<G: Game>: Clone + Send {
     /// The move of the player to move at a sequential turn, or `None` if there is none.
-    fn choose(&mut self, game: &G, state: &G::State, rng: &mut Rng, buf: &mut Vec<G::Move>)
-        -> Option<G::Move>;
+    fn choose(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        rng: &mut Rng,
+        buf: &mut Vec<G::Move>,
+    ) -> Option<G::Move>;
 
     /// `player`'s move among `moves` (non-empty) at a simultaneous turn.
     fn choose_among(
@@ -46,8 +56,13 @@ pub struct Uniform;
 
 impl<G: Game> PlayoutPolicy<G> for Uniform {
     #[inline]
-    fn choose(&mut self, game: &G, state: &G::State, rng: &mut Rng, buf: &mut Vec<G::Move>)
-        -> Option<G::Move> {
+    fn choose(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        rng: &mut Rng,
+        buf: &mut Vec<G::Move>,
+    ) -> Option<G::Move> {
         game.random_move(state, rng, buf)
     }
 }
@@ -102,7 +117,14 @@ pub struct EpsilonGreedy<S> {
 }
 
 impl<S> EpsilonGreedy<S> {
-    fn pick<G: Game>(&self, game: &G, state: &G::State, player: Player, moves: &[G::Move], rng: &mut Rng) -> G::Move
+    fn pick<G: Game>(
+        &self,
+        game: &G,
+        state: &G::State,
+        player: Player,
+        moves: &[G::Move],
+        rng: &mut Rng,
+    ) -> G::Move
     where
         S: MoveScorer<G>,
     {
@@ -131,13 +153,24 @@ impl<S> EpsilonGreedy<S> {
 }
 
 impl<G: Game, S: MoveScorer<G> + Clone> PlayoutPolicy<G> for EpsilonGreedy<S> {
-    fn choose(&mut self, game: &G, state: &G::State, rng: &mut Rng, buf: &mut Vec<G::Move>)
-        -> Option<G::Move> {
+    fn choose(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        rng: &mut Rng,
+        buf: &mut Vec<G::Move>,
+    ) -> Option<G::Move> {
         let p = mover_moves(game, state, buf)?;
         Some(self.pick(game, state, p, buf, rng))
     }
-    fn choose_among(&mut self, game: &G, state: &G::State, player: Player, moves: &[G::Move], rng: &mut Rng)
-        -> G::Move {
+    fn choose_among(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        player: Player,
+        moves: &[G::Move],
+        rng: &mut Rng,
+    ) -> G::Move {
         self.pick(game, state, player, moves, rng)
     }
 }
@@ -153,7 +186,14 @@ pub struct Softmax<S> {
 }
 
 impl<S> Softmax<S> {
-    fn pick<G: Game>(&self, game: &G, state: &G::State, player: Player, moves: &[G::Move], rng: &mut Rng) -> G::Move
+    fn pick<G: Game>(
+        &self,
+        game: &G,
+        state: &G::State,
+        player: Player,
+        moves: &[G::Move],
+        rng: &mut Rng,
+    ) -> G::Move
     where
         S: MoveScorer<G>,
     {
@@ -183,13 +223,24 @@ impl<S> Softmax<S> {
 }
 
 impl<G: Game, S: MoveScorer<G> + Clone> PlayoutPolicy<G> for Softmax<S> {
-    fn choose(&mut self, game: &G, state: &G::State, rng: &mut Rng, buf: &mut Vec<G::Move>)
-        -> Option<G::Move> {
+    fn choose(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        rng: &mut Rng,
+        buf: &mut Vec<G::Move>,
+    ) -> Option<G::Move> {
         let p = mover_moves(game, state, buf)?;
         Some(self.pick(game, state, p, buf, rng))
     }
-    fn choose_among(&mut self, game: &G, state: &G::State, player: Player, moves: &[G::Move], rng: &mut Rng)
-        -> G::Move {
+    fn choose_among(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        player: Player,
+        moves: &[G::Move],
+        rng: &mut Rng,
+    ) -> G::Move {
         self.pick(game, state, player, moves, rng)
     }
 }
@@ -215,16 +266,27 @@ impl<G: Game> Clone for AnyPolicy<G> {
 }
 
 impl<G: Game> PlayoutPolicy<G> for AnyPolicy<G> {
-    fn choose(&mut self, game: &G, state: &G::State, rng: &mut Rng, buf: &mut Vec<G::Move>)
-        -> Option<G::Move> {
+    fn choose(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        rng: &mut Rng,
+        buf: &mut Vec<G::Move>,
+    ) -> Option<G::Move> {
         match self {
             AnyPolicy::Uniform => game.random_move(state, rng, buf),
             AnyPolicy::EpsilonGreedy(p) => p.choose(game, state, rng, buf),
             AnyPolicy::Softmax(p) => p.choose(game, state, rng, buf),
         }
     }
-    fn choose_among(&mut self, game: &G, state: &G::State, player: Player, moves: &[G::Move], rng: &mut Rng)
-        -> G::Move {
+    fn choose_among(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        player: Player,
+        moves: &[G::Move],
+        rng: &mut Rng,
+    ) -> G::Move {
         match self {
             AnyPolicy::Uniform => moves[rng.below(moves.len())],
             AnyPolicy::EpsilonGreedy(p) => p.choose_among(game, state, player, moves, rng),
@@ -254,7 +316,10 @@ impl<G: Game, P: Clone> Clone for Rollout<G, P> {
 impl<G: Game, P> Rollout<G, P> {
     /// Playouts to the end of the game.
     pub fn new(policy: P) -> Self {
-        Rollout { policy, cutoff: None }
+        Rollout {
+            policy,
+            cutoff: None,
+        }
     }
 
     /// Playouts cut off after `turns` turns and judged by `evaluator`.
@@ -268,8 +333,13 @@ impl<G: Game, P> Rollout<G, P> {
 
 impl<G: Game, P: PlayoutPolicy<G>> LeafEvaluator<G> for Rollout<G, P> {
     #[inline]
-    fn evaluate(&mut self, game: &G, state: &mut G::State, rng: &mut Rng, buf: &mut Vec<G::Move>)
-        -> Rewards {
+    fn evaluate(
+        &mut self,
+        game: &G,
+        state: &mut G::State,
+        rng: &mut Rng,
+        buf: &mut Vec<G::Move>,
+    ) -> Rewards {
         let limit = self.cutoff.as_ref().map_or(u32::MAX, |c| c.0);
         let mut turns = 0u32;
         let mut joint: [Option<G::Move>; MAX_PLAYERS] = [None; MAX_PLAYERS];
@@ -297,7 +367,11 @@ impl<G: Game, P: PlayoutPolicy<G>> LeafEvaluator<G> for Rollout<G, P> {
                         if buf.is_empty() {
                             return game.returns(state);
                         }
-                        *slot = Some(self.policy.choose_among(game, state, Player(p as u8), buf, rng));
+                        *slot =
+                            Some(
+                                self.policy
+                                    .choose_among(game, state, Player(p as u8), buf, rng),
+                            );
                     }
                     joint_moves.clear();
                     joint_moves.extend(joint[..players].iter().map(|m| m.expect("filled above")));

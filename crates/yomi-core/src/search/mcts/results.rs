@@ -77,7 +77,13 @@ impl<M: Copy> SearchResult<M> {
                     return self.choose(FinalMove::MostVisits, rng);
                 }
                 // Scale by the largest count before the power, to stay finite.
-                let max = self.children.iter().map(|c| c.visits).max().unwrap_or(0).max(1) as f64;
+                let max = self
+                    .children
+                    .iter()
+                    .map(|c| c.visits)
+                    .max()
+                    .unwrap_or(0)
+                    .max(1) as f64;
                 let w: Vec<f64> = self
                     .children
                     .iter()
@@ -97,7 +103,12 @@ mod tests {
     use super::*;
 
     fn result() -> SearchResult<u8> {
-        let c = |mv, visits, total| RootChild { mv, visits, total, prior: 0.0 };
+        let c = |mv, visits, total| RootChild {
+            mv,
+            visits,
+            total,
+            prior: 0.0,
+        };
         SearchResult {
             children: vec![c(0, 10, 9.0), c(1, 80, 48.0), c(2, 10, 3.0)],
             iterations: 100,
@@ -115,13 +126,17 @@ mod tests {
         assert!((r.root_value().unwrap() - 0.6).abs() < 1e-12);
         let mut counts = [0u32; 3];
         for _ in 0..10_000 {
-            counts[r.choose(FinalMove::Boltzmann { temperature: 1.0 }, &mut rng).unwrap() as usize] += 1;
+            counts[r
+                .choose(FinalMove::Boltzmann { temperature: 1.0 }, &mut rng)
+                .unwrap() as usize] += 1;
         }
         // Probabilities 0.1, 0.8, 0.1.
         assert!((7_600..8_400).contains(&counts[1]), "{counts:?}");
         let mut counts = [0u32; 3];
         for _ in 0..1000 {
-            counts[r.choose(FinalMove::Boltzmann { temperature: 0.1 }, &mut rng).unwrap() as usize] += 1;
+            counts[r
+                .choose(FinalMove::Boltzmann { temperature: 0.1 }, &mut rng)
+                .unwrap() as usize] += 1;
         }
         assert!(counts[1] > 990, "{counts:?}");
     }

@@ -38,8 +38,11 @@ const UNVISITED: f64 = 1e9;
 /// cost about 8 % of a connect-four UCT iteration, and most nodes have few visits.
 const LN_TABLE_SIZE: usize = 4096;
 
-static TWO_LN: std::sync::LazyLock<Box<[f64]>> =
-    std::sync::LazyLock::new(|| (0..LN_TABLE_SIZE).map(|n| 2.0 * (n.max(1) as f64).ln()).collect());
+static TWO_LN: std::sync::LazyLock<Box<[f64]>> = std::sync::LazyLock::new(|| {
+    (0..LN_TABLE_SIZE)
+        .map(|n| 2.0 * (n.max(1) as f64).ln())
+        .collect()
+});
 
 /// `2 ln(max(n, 1))`.
 #[inline]
@@ -60,7 +63,9 @@ pub struct Ucb1 {
 impl Default for Ucb1 {
     fn default() -> Self {
         // c = 1/sqrt(2) gives Kocsis & Szepesvári's UCT for rewards in [0, 1].
-        Ucb1 { c: std::f64::consts::FRAC_1_SQRT_2 }
+        Ucb1 {
+            c: std::f64::consts::FRAC_1_SQRT_2,
+        }
     }
 }
 
@@ -182,13 +187,21 @@ mod tests {
     use super::*;
 
     fn child(visits: u32, total: f64, prior: f32, eval: f32) -> ChildStats {
-        ChildStats { visits, total, prior, eval }
+        ChildStats {
+            visits,
+            total,
+            prior,
+            eval,
+        }
     }
 
     #[test]
     fn two_ln_table_matches_ln() {
         for n in [0u32, 1, 2, 3, 100, 4095, 4096, 4097, 1_000_000] {
-            assert!((two_ln(n) - 2.0 * (n.max(1) as f64).ln()).abs() < 1e-12, "{n}");
+            assert!(
+                (two_ln(n) - 2.0 * (n.max(1) as f64).ln()).abs() < 1e-12,
+                "{n}"
+            );
         }
     }
 
@@ -204,7 +217,10 @@ mod tests {
 
     #[test]
     fn ucb_eval_adds_weighted_evaluation() {
-        let s = UcbEval { c: 0.7, weight: 0.5 };
+        let s = UcbEval {
+            c: 0.7,
+            weight: 0.5,
+        };
         let plain = Ucb1 { c: 0.7 };
         let c = child(10, 6.0, 0.0, 0.8);
         let d = s.score(s.prepare(100), &c) - plain.score(plain.prepare(100), &c);
@@ -227,8 +243,14 @@ mod tests {
     fn any_selection_agrees_with_typed() {
         let c = child(7, 3.0, 0.2, 0.4);
         let rules = [
-            (AnySelection::Ucb1(Ucb1 { c: 1.0 }), Ucb1 { c: 1.0 }.score(2.0 * 50f64.ln(), &c)),
-            (AnySelection::Puct(Puct::default()), Puct::default().score(50f64.sqrt(), &c)),
+            (
+                AnySelection::Ucb1(Ucb1 { c: 1.0 }),
+                Ucb1 { c: 1.0 }.score(2.0 * 50f64.ln(), &c),
+            ),
+            (
+                AnySelection::Puct(Puct::default()),
+                Puct::default().score(50f64.sqrt(), &c),
+            ),
         ];
         for (any, want) in rules {
             assert!((any.score(any.prepare(50), &c) - want).abs() < 1e-12);

@@ -127,7 +127,9 @@ impl<M: Copy + PartialEq> Tree<M> {
         for p in 0..sim.players as usize {
             let lo = n.first_edge as usize + sim.offsets[p] as usize;
             let hi = n.first_edge as usize + sim.offsets[p + 1] as usize;
-            let i = self.info[lo..hi].iter().position(|e| Some(&e.mv) == moves.get(p))?;
+            let i = self.info[lo..hi]
+                .iter()
+                .position(|e| Some(&e.mv) == moves.get(p))?;
             key = key * (hi - lo) as u64 + i as u64;
         }
         sim.children.iter().find(|c| c.0 == key).map(|c| c.1)
