@@ -25,6 +25,8 @@ pub struct EdgeSlot<M> {
 
 /// Initialises a node's children when the node is expanded.
 pub trait Expander<G: Game>: Clone + Send {
+    /// True for expanders that never change anything (lets the search skip calling them).
+    const PASSIVE: bool = false;
     /// Sets priors / evaluations of `player`'s children in `state` and orders them.
     fn expand(
         &mut self,
@@ -41,6 +43,7 @@ pub trait Expander<G: Game>: Clone + Send {
 pub struct NoExpander;
 
 impl<G: Game> Expander<G> for NoExpander {
+    const PASSIVE: bool = true;
     #[inline]
     fn expand(&mut self, _: &G, _: &G::State, _: Player, _: &mut [EdgeSlot<G::Move>], _: &mut Rng) {
     }

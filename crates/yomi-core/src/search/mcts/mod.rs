@@ -68,7 +68,7 @@ use crate::agent::Played;
 use crate::game::{Game, Information, Turn};
 use crate::player::{Player, Rewards, MAX_PLAYERS};
 use crate::rng::{derive_seed, Rng};
-use tree::{Edge, EdgeInfo, Node, SimNode, Tree, NONE, SIMULTANEOUS, TERMINAL, UNEXPANDED};
+use tree::{Edge, EdgeExtra, Node, SimNode, Tree, NONE, SIMULTANEOUS, TERMINAL, UNEXPANDED};
 
 /// One step of the current path: the edge taken and who chose it.
 #[derive(Clone, Copy)]
@@ -115,7 +115,7 @@ where
             leaf,
             expander,
             params,
-            tree: Tree::new(),
+            tree: Tree::new(S::READS_EXPANDER),
             root_state: None,
             rng: Rng::seed_from_u64(seed),
             moves: Vec::new(),
@@ -192,14 +192,16 @@ where
             m if m == player.0 => self.tree.edge_range(0),
             _ => return Vec::new(),
         };
-        self.tree.edges[range.clone()]
-            .iter()
-            .zip(&self.tree.info[range])
-            .map(|(e, i)| RootChild {
-                mv: i.mv,
-                visits: e.visits as u64,
-                total: e.total,
-                prior: i.prior,
+        let uniform = 1.0 / range.len().max(1) as f32;
+        range
+            .map(|i| {
+                let e = self.tree.edges[i];
+                RootChild {
+                    mv: self.tree.moves[i],
+                    visits: e.visits as u64,
+                    total: e.total,
+                    prior: self.tree.extras.get(i).map_or(uniform, |x| x.prior),
+                }
             })
             .collect()
     }
@@ -260,7 +262,8 @@ where
                     if self.moves.is_empty() {
                         // Malformed turn (a player without moves): treat as terminal.
                         self.tree.edges.truncate(first as usize);
-                        self.tree.info.truncate(first as usize);
+                        self.tree.moves.truncate(first as usize);
+                        self.tree.extras.truncate(first as usize);
                         self.tree.nodes[node as usize].mover = TERMINAL;
                         return;
                     }
@@ -284,7 +287,19 @@ where
 
     /// Appends edges for the moves in `self.moves`, after the expander has seen them.
     fn push_edges(&mut self, game: &G, state: &G::State, player: Player) {
-        let prior = 1.0 / self.moves.len().max(1) as f32;
+        let count = self.moves.len();
+        let blank = Edge {
+            total: 0.0,
+            visits: 0,
+            child: NONE,
+        };
+        if X::PASSIVE && !self.tree.with_extras {
+            // Plain UCT: nothing to initialise, copy the moves straight in.
+            self.tree.moves.extend_from_slice(&self.moves);
+            self.tree.edges.resize(self.tree.edges.len() + count, blank);
+            return;
+        }
+        let prior = 1.0 / count.max(1) as f32;
         self.slots.clear();
         self.slots.extend(self.moves.iter().map(|&mv| EdgeSlot {
             mv,
@@ -293,21 +308,21 @@ where
         }));
         self.expander
             .expand(game, state, player, &mut self.slots, &mut self.rng);
-        let (lo, scale) = (self.lo, self.scale);
-        self.tree.edges.extend(self.slots.iter().map(|_| Edge {
-            total: 0.0,
-            visits: 0,
-            child: NONE,
-        }));
-        self.tree.info.extend(self.slots.iter().map(|s| EdgeInfo {
-            mv: s.mv,
-            prior: s.prior,
-            eval: if s.eval == 0.0 {
-                0.0
-            } else {
-                ((s.eval as f64 - lo) * scale) as f32
-            },
-        }));
+        self.tree.moves.extend(self.slots.iter().map(|s| s.mv));
+        self.tree.edges.resize(self.tree.edges.len() + count, blank);
+        if self.tree.with_extras {
+            let (lo, scale) = (self.lo, self.scale);
+            self.tree
+                .extras
+                .extend(self.slots.iter().map(|s| EdgeExtra {
+                    prior: s.prior,
+                    eval: if s.eval == 0.0 {
+                        0.0
+                    } else {
+                        ((s.eval as f64 - lo) * scale) as f32
+                    },
+                }));
+        }
     }
 
     /// The best edge in `range` (absolute edge indices) by the selection rule, the first on
@@ -319,8 +334,8 @@ where
         let mut best_i = lo;
         for (i, e) in self.tree.edges[lo..hi].iter().enumerate() {
             let (prior, eval) = if S::READS_EXPANDER {
-                let info = &self.tree.info[lo + i];
-                (info.prior, info.eval)
+                let x = &self.tree.extras[lo + i];
+                (x.prior, x.eval)
             } else {
                 (0.0, 0.0)
             };
@@ -357,7 +372,11 @@ where
         let mut best_i = lo;
         let mut ties = 0usize;
         for i in lo..hi {
-            let (e, info) = (&self.tree.edges[i], &self.tree.info[i]);
+            let e = &self.tree.edges[i];
+            let info = self.tree.extras.get(i).copied().unwrap_or(EdgeExtra {
+                prior: 0.0,
+                eval: 0.0,
+            });
             let s = self.selection.score(
                 term,
                 &ChildStats {
@@ -425,7 +444,7 @@ where
                     count_node: true,
                 });
                 let edge = self.tree.edges[e];
-                game.apply(&mut state, self.tree.info[e].mv);
+                game.apply(&mut state, self.tree.moves[e]);
                 if edge.child == NONE {
                     let c = self.tree.new_leaf();
                     self.tree.edges[e].child = c;
@@ -446,7 +465,7 @@ where
                     let k = self.admitted(n.visits, count);
                     let e = self.select_in_random_ties(n.visits, lo, lo + k);
                     key = key * count as u64 + (e - lo) as u64;
-                    self.joint.push(self.tree.info[e].mv);
+                    self.joint.push(self.tree.moves[e]);
                     self.path.push(Step {
                         node,
                         edge: e as u32,

@@ -47,10 +47,9 @@ pub(crate) struct Edge {
     pub child: u32,
 }
 
-/// The move of an edge and what the expander said about it.
+/// What the expander said about an edge (kept only for selection rules that read it).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct EdgeInfo<M> {
-    pub mv: M,
+pub(crate) struct EdgeExtra {
     pub prior: f32,
     pub eval: f32,
 }
@@ -67,17 +66,23 @@ pub(crate) struct SimNode {
 pub(crate) struct Tree<M> {
     pub nodes: Vec<Node>,
     pub edges: Vec<Edge>,
-    pub info: Vec<EdgeInfo<M>>,
+    /// The move of each edge (same index as `edges`).
+    pub moves: Vec<M>,
+    /// Priors and evaluations (same index as `edges`), or empty when `with_extras` is off.
+    pub extras: Vec<EdgeExtra>,
+    pub with_extras: bool,
     pub memo: Vec<Rewards>,
     pub sims: Vec<SimNode>,
 }
 
 impl<M: Copy + PartialEq> Tree<M> {
-    pub fn new() -> Self {
+    pub fn new(with_extras: bool) -> Self {
         let mut t = Tree {
             nodes: Vec::new(),
             edges: Vec::new(),
-            info: Vec::new(),
+            moves: Vec::new(),
+            extras: Vec::new(),
+            with_extras,
             memo: Vec::new(),
             sims: Vec::new(),
         };
@@ -89,7 +94,8 @@ impl<M: Copy + PartialEq> Tree<M> {
     pub fn clear(&mut self) {
         self.nodes.clear();
         self.edges.clear();
-        self.info.clear();
+        self.moves.clear();
+        self.extras.clear();
         self.memo.clear();
         self.sims.clear();
         self.nodes.push(Node::leaf());
@@ -112,7 +118,7 @@ impl<M: Copy + PartialEq> Tree<M> {
             return None;
         }
         let range = self.edge_range(node);
-        let i = self.info[range.clone()].iter().position(|e| e.mv == mv)?;
+        let i = self.moves[range.clone()].iter().position(|&m| m == mv)?;
         Some(self.edges[range.start + i].child).filter(|&c| c != NONE)
     }
 
@@ -127,9 +133,9 @@ impl<M: Copy + PartialEq> Tree<M> {
         for p in 0..sim.players as usize {
             let lo = n.first_edge as usize + sim.offsets[p] as usize;
             let hi = n.first_edge as usize + sim.offsets[p + 1] as usize;
-            let i = self.info[lo..hi]
+            let i = self.moves[lo..hi]
                 .iter()
-                .position(|e| Some(&e.mv) == moves.get(p))?;
+                .position(|m| Some(m) == moves.get(p))?;
             key = key * (hi - lo) as u64 + i as u64;
         }
         sim.children.iter().find(|c| c.0 == key).map(|c| c.1)
@@ -140,7 +146,9 @@ impl<M: Copy + PartialEq> Tree<M> {
         let mut out = Tree {
             nodes: Vec::with_capacity(self.nodes.len()),
             edges: Vec::with_capacity(self.edges.len()),
-            info: Vec::with_capacity(self.info.len()),
+            moves: Vec::with_capacity(self.moves.len()),
+            extras: Vec::with_capacity(self.extras.len()),
+            with_extras: self.with_extras,
             memo: Vec::new(),
             sims: Vec::new(),
         };
@@ -157,7 +165,10 @@ impl<M: Copy + PartialEq> Tree<M> {
                 copy.aux = (out.memo.len() - 1) as u32;
             }
             let range = self.edge_range(old);
-            out.info.extend_from_slice(&self.info[range.clone()]);
+            out.moves.extend_from_slice(&self.moves[range.clone()]);
+            if self.with_extras {
+                out.extras.extend_from_slice(&self.extras[range.clone()]);
+            }
             for e in &self.edges[range] {
                 let mut e2 = *e;
                 if e.child != NONE {
