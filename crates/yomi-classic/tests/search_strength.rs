@@ -54,7 +54,7 @@ fn solve_moves(
             let v = match game.turn(&s) {
                 Turn::Terminal => game.returns(&s).get(mover),
                 Turn::Player(p) => {
-                    let mut ab = AlphaBeta::new(NeutralEvaluator, 18, 1);
+                    let mut ab = AlphaBeta::new(NeutralEvaluator::new(), 18, 1);
                     let r = ab.search(
                         game,
                         &s,

@@ -75,12 +75,12 @@ impl<G: Game> AgentRegistry<G> {
         r.add_evaluator(
             "neutral",
             "every player gets the middle of the reward range",
-            Arc::new(NeutralEvaluator),
+            Arc::new(NeutralEvaluator::new()),
         );
         r.add_evaluator(
             "default",
             "the game's evaluation (here: neutral)",
-            Arc::new(NeutralEvaluator),
+            Arc::new(NeutralEvaluator::new()),
         );
         register_core(&mut r);
         r

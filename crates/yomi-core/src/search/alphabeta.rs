@@ -303,7 +303,7 @@ mod tests {
     fn solves_nim() {
         for heap in 1..=13u32 {
             let game = Nim::new(heap);
-            let mut ab = AlphaBeta::new(NeutralEvaluator, 12, heap as u64);
+            let mut ab = AlphaBeta::new(NeutralEvaluator::new(), 12, heap as u64);
             let r = ab.search(
                 &game,
                 &game.initial_state(),

@@ -36,17 +36,41 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for Box<E> {
 
 /// The evaluation that knows nothing: every player gets the midpoint of the reward range
 /// (a draw in a zero-sum game), or the true returns at terminal states.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NeutralEvaluator;
+///
+/// The midpoint vector is computed from [`Game::facts`] on the first call and kept, so an
+/// instance must be used with one game only (as registries do).
+#[derive(Debug, Default)]
+pub struct NeutralEvaluator {
+    neutral: std::sync::OnceLock<Rewards>,
+}
+
+impl NeutralEvaluator {
+    /// A neutral evaluator.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl Clone for NeutralEvaluator {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
 
 impl<G: Game> Evaluator<G> for NeutralEvaluator {
     fn evaluate(&self, game: &G, state: &G::State) -> Rewards {
         if game.is_terminal(state) {
             return game.returns(state);
         }
-        let f = game.facts();
-        let mid = 0.5 * (f.reward_bounds.0 + f.reward_bounds.1);
-        Rewards::from_slice(&vec![mid; f.players])
+        *self.neutral.get_or_init(|| {
+            let f = game.facts();
+            let mid = 0.5 * (f.reward_bounds.0 + f.reward_bounds.1);
+            let mut r = Rewards::zeros(f.players);
+            for p in f.all_players() {
+                r.set(p, mid);
+            }
+            r
+        })
     }
 }
 
