@@ -398,3 +398,78 @@ fn time_budget_stops_the_search() {
     assert!(r.elapsed.as_millis() < 500, "{:?}", r.elapsed);
     assert!(r.iterations > 10);
 }
+
+/// Plays uniformly and reports two features: 1, and the stones left at the leaf.
+#[derive(Clone)]
+struct FeatureRollout {
+    inner: Rollout<Nim, Uniform>,
+    last: [f64; 2],
+}
+
+impl LeafEvaluator<Nim> for FeatureRollout {
+    fn evaluate(
+        &mut self,
+        game: &Nim,
+        state: &mut NimState,
+        rng: &mut Rng,
+        buf: &mut Vec<u32>,
+    ) -> Rewards {
+        self.last = [1.0, state.stones as f64];
+        self.inner.evaluate(game, state, rng, buf)
+    }
+    fn feature_count(&self) -> usize {
+        2
+    }
+    fn features(&self) -> &[f64] {
+        &self.last
+    }
+}
+
+/// UCB1 that checks the feature sums it is shown: the first feature counts the non-terminal
+/// evaluations below the child, so it never exceeds the visits, and the second (stones
+/// left) is below 40 per evaluation. It prefers children whose leaves kept more stones.
+#[derive(Clone)]
+struct CheckingFeatures(Arc<AtomicUsize>);
+
+impl Selection for CheckingFeatures {
+    type NodeTerm = f64;
+    const READS_EXPANDER: bool = false;
+    const READS_FEATURES: bool = true;
+    fn prepare(&self, visits: u32) -> f64 {
+        Ucb1::default().prepare(visits)
+    }
+    fn score(&self, t: f64, child: &ChildStats<'_>) -> f64 {
+        assert_eq!(child.features.len(), 2);
+        assert!(child.features[0] <= child.visits as f64, "{child:?}");
+        assert!(child.features[1] <= 40.0 * child.features[0], "{child:?}");
+        if child.visits > 0 {
+            self.0.fetch_add(1, Ordering::Relaxed);
+        }
+        Ucb1::default().score(t, child)
+    }
+}
+
+#[test]
+fn leaf_features_are_summed_into_the_path() {
+    let game = Nim::new(40);
+    let s = game.initial_state();
+    for memo in [false, true] {
+        let seen = Arc::new(AtomicUsize::new(0));
+        let leaf = FeatureRollout {
+            inner: Rollout::new(Uniform),
+            last: [0.0; 2],
+        };
+        let mut p = params(3_000);
+        p.memoize_leaves = memo;
+        p.expand_threshold = if memo { 4 } else { 1 };
+        let mut m = Mcts::new(p, CheckingFeatures(seen.clone()), leaf, NoExpander, 2);
+        let r = m.search(&game, &s);
+        assert!(seen.load(Ordering::Relaxed) > 1_000);
+        // Tree reuse keeps the sums consistent too.
+        let mv = m.choose(&r).unwrap();
+        m.advance(&game, &s, Played::Single(Player(0), mv));
+        let mut next = s;
+        game.apply(&mut next, mv);
+        m.search(&game, &next);
+    }
+}

@@ -17,7 +17,10 @@
 //! it has `expand_threshold` visits. The reached state is scored by the
 //! [`LeafEvaluator`] (a playout, optionally cut off and judged by an evaluator, or a
 //! network), rewards are normalised to `[0, 1]` with the game's reward bounds, and every
-//! edge on the path adds the reward of the player who chose it.
+//! edge on the path adds the reward of the player who chose it. A leaf evaluator may also
+//! report extra statistics ([`LeafEvaluator::features`], e.g. evaluations accumulated per
+//! depth band during the playout); they are summed into every edge on the path, where
+//! selection rules that ask for them ([`Selection::READS_FEATURES`]) can read them.
 //!
 //! # Threads
 //! Root parallelism: each of `threads` workers grows its own tree from the same root
@@ -110,12 +113,13 @@ where
 {
     /// A worker with an empty tree.
     pub fn new(params: MctsParams, selection: S, leaf: L, expander: X, seed: u64) -> Self {
+        let feature_count = leaf.feature_count();
         Worker {
             selection,
             leaf,
             expander,
             params,
-            tree: Tree::new(S::READS_EXPANDER),
+            tree: Tree::new(S::READS_EXPANDER, feature_count),
             root_state: None,
             rng: Rng::seed_from_u64(seed),
             moves: Vec::new(),
@@ -264,6 +268,7 @@ where
                         self.tree.edges.truncate(first as usize);
                         self.tree.moves.truncate(first as usize);
                         self.tree.extras.truncate(first as usize);
+                        self.tree.grow_features();
                         self.tree.nodes[node as usize].mover = TERMINAL;
                         return;
                     }
@@ -297,6 +302,7 @@ where
             // Plain UCT: nothing to initialise, copy the moves straight in.
             self.tree.moves.extend_from_slice(&self.moves);
             self.tree.edges.resize(self.tree.edges.len() + count, blank);
+            self.tree.grow_features();
             return;
         }
         let prior = 1.0 / count.max(1) as f32;
@@ -310,6 +316,7 @@ where
             .expand(game, state, player, &mut self.slots, &mut self.rng);
         self.tree.moves.extend(self.slots.iter().map(|s| s.mv));
         self.tree.edges.resize(self.tree.edges.len() + count, blank);
+        self.tree.grow_features();
         if self.tree.with_extras {
             let (lo, scale) = (self.lo, self.scale);
             self.tree
@@ -325,10 +332,21 @@ where
         }
     }
 
+    /// The summed leaf features of edge `i` (empty when the rule does not read them).
+    #[inline]
+    fn edge_features(&self, i: usize) -> &[f64] {
+        let k = self.tree.feature_count;
+        if S::READS_FEATURES && k > 0 {
+            &self.tree.features[i * k..(i + 1) * k]
+        } else {
+            &[]
+        }
+    }
+
     /// The best edge in `range` (absolute edge indices) by the selection rule, the first on
     /// ties.
     #[inline]
-    fn select_in(&self, node_visits: u32, lo: usize, hi: usize) -> usize {
+    fn select_in(&self, chooser: Player, node_visits: u32, lo: usize, hi: usize) -> usize {
         let term = self.selection.prepare(node_visits);
         let mut best = f64::NEG_INFINITY;
         let mut best_i = lo;
@@ -342,10 +360,12 @@ where
             let s = self.selection.score(
                 term,
                 &ChildStats {
+                    chooser,
                     visits: e.visits,
                     total: e.total,
                     prior,
                     eval,
+                    features: self.edge_features(lo + i),
                 },
             );
             if s > best {
@@ -362,7 +382,13 @@ where
     /// (their statistics stay identical), so they never see the mixed outcomes: in the
     /// prisoner's dilemma both "learn" to cooperate. Independent random exploration, as in
     /// EXP3's mixing, breaks the lockstep.
-    fn select_in_random_ties(&mut self, node_visits: u32, lo: usize, hi: usize) -> usize {
+    fn select_in_random_ties(
+        &mut self,
+        chooser: Player,
+        node_visits: u32,
+        lo: usize,
+        hi: usize,
+    ) -> usize {
         let gamma = self.params.simultaneous_exploration;
         if gamma > 0.0 && self.rng.chance(gamma) {
             return lo + self.rng.below(hi - lo);
@@ -380,10 +406,12 @@ where
             let s = self.selection.score(
                 term,
                 &ChildStats {
+                    chooser,
                     visits: e.visits,
                     total: e.total,
                     prior: info.prior,
                     eval: info.eval,
+                    features: self.edge_features(i),
                 },
             );
             if s > best {
@@ -436,7 +464,7 @@ where
             if n.mover != SIMULTANEOUS {
                 let lo = n.first_edge as usize;
                 let k = self.admitted(n.visits, n.num_edges as usize);
-                let e = self.select_in(n.visits, lo, lo + k);
+                let e = self.select_in(Player(n.mover), n.visits, lo, lo + k);
                 self.path.push(Step {
                     node,
                     edge: e as u32,
@@ -463,7 +491,7 @@ where
                     let lo = n.first_edge as usize + offs[p] as usize;
                     let count = (offs[p + 1] - offs[p]) as usize;
                     let k = self.admitted(n.visits, count);
-                    let e = self.select_in_random_ties(n.visits, lo, lo + k);
+                    let e = self.select_in_random_ties(Player(p as u8), n.visits, lo, lo + k);
                     key = key * count as u64 + (e - lo) as u64;
                     self.joint.push(self.tree.moves[e]);
                     self.path.push(Step {
@@ -494,9 +522,14 @@ where
 
         // Evaluate the reached state.
         let leaf = self.tree.nodes[node as usize];
+        let k = self.tree.feature_count;
+        // Where this iteration's features are: a memo entry, the evaluator, or nowhere
+        // (terminal leaves contribute zeros).
+        let mut features_from_memo = None;
         let rewards = if leaf.mover == TERMINAL {
             self.normalize(game.returns(&state))
         } else if leaf.mover == UNEXPANDED && self.params.memoize_leaves && leaf.aux != NONE {
+            features_from_memo = Some(leaf.aux as usize);
             self.tree.memo[leaf.aux as usize]
         } else {
             let r = self
@@ -505,6 +538,11 @@ where
             let r = self.normalize(r);
             if leaf.mover == UNEXPANDED && self.params.memoize_leaves {
                 self.tree.memo.push(r);
+                if k > 0 {
+                    self.tree
+                        .memo_features
+                        .extend_from_slice(&self.leaf.features()[..k]);
+                }
                 self.tree.nodes[node as usize].aux = (self.tree.memo.len() - 1) as u32;
             }
             r
@@ -518,6 +556,18 @@ where
             e.total += rewards.get(Player(step.player));
             if step.count_node {
                 self.tree.nodes[step.node as usize].visits += 1;
+            }
+        }
+        if k > 0 && leaf.mover != TERMINAL {
+            let source: &[f64] = match features_from_memo {
+                Some(m) => &self.tree.memo_features[m * k..(m + 1) * k],
+                None => &self.leaf.features()[..k],
+            };
+            for step in &self.path {
+                let at = step.edge as usize * k;
+                for (sum, &f) in self.tree.features[at..at + k].iter_mut().zip(source) {
+                    *sum += f;
+                }
             }
         }
     }

@@ -23,6 +23,20 @@ pub trait LeafEvaluator<G: Game>: Clone + Send {
         rng: &mut Rng,
         buf: &mut Vec<G::Move>,
     ) -> Rewards;
+
+    /// How many extra statistics each evaluation produces (0 by default). The search sums
+    /// them into every edge on the path, and selection rules that set
+    /// [`super::Selection::READS_FEATURES`] read the sums (the Othello paper's accumulated
+    /// evaluations per depth band, combined by discriminant analysis).
+    fn feature_count(&self) -> usize {
+        0
+    }
+
+    /// The extra statistics of the last [`LeafEvaluator::evaluate`] call, `feature_count`
+    /// long.
+    fn features(&self) -> &[f64] {
+        &[]
+    }
 }
 
 /// Chooses moves during playouts.

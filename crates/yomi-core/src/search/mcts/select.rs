@@ -7,7 +7,9 @@
 
 /// What a selection rule may read about one child.
 #[derive(Clone, Copy, Debug)]
-pub struct ChildStats {
+pub struct ChildStats<'a> {
+    /// The player choosing among these children.
+    pub chooser: crate::Player,
     /// Visits of the child's edge.
     pub visits: u32,
     /// Summed normalised reward of the chooser over those visits.
@@ -16,6 +18,10 @@ pub struct ChildStats {
     pub prior: f32,
     /// Static evaluation of the child from the expander, normalised for the chooser.
     pub eval: f32,
+    /// Sums over the child's visits of the leaf evaluator's extra statistics
+    /// ([`super::LeafEvaluator::features`]); empty unless the rule sets
+    /// [`Selection::READS_FEATURES`] and the evaluator produces some.
+    pub features: &'a [f64],
 }
 
 /// A selection rule. `prepare` runs once per node visit, `score` once per child.
@@ -23,12 +29,14 @@ pub trait Selection: Clone + Send + Sync + 'static {
     /// Whether `score` reads [`ChildStats::prior`] or [`ChildStats::eval`]; when false the
     /// search leaves them at 0 and skips loading them.
     const READS_EXPANDER: bool;
+    /// Whether `score` reads [`ChildStats::features`].
+    const READS_FEATURES: bool = false;
     /// Whatever the rule precomputes from the parent's visit count.
     type NodeTerm: Copy;
     /// Precomputation for a parent with `visits` visits.
     fn prepare(&self, visits: u32) -> Self::NodeTerm;
     /// The score of a child; the child with the highest score is chosen (first on ties).
-    fn score(&self, node: Self::NodeTerm, child: &ChildStats) -> f64;
+    fn score(&self, node: Self::NodeTerm, child: &ChildStats<'_>) -> f64;
 }
 
 /// Score given to unvisited children by the UCB rules: they are tried first.
@@ -77,7 +85,7 @@ impl Selection for Ucb1 {
         two_ln(visits)
     }
     #[inline]
-    fn score(&self, two_ln_n: f64, child: &ChildStats) -> f64 {
+    fn score(&self, two_ln_n: f64, child: &ChildStats<'_>) -> f64 {
         if child.visits == 0 {
             return UNVISITED;
         }
@@ -106,7 +114,7 @@ impl Selection for UcbEval {
         two_ln(visits)
     }
     #[inline]
-    fn score(&self, two_ln_n: f64, child: &ChildStats) -> f64 {
+    fn score(&self, two_ln_n: f64, child: &ChildStats<'_>) -> f64 {
         let e = self.weight * child.eval as f64;
         if child.visits == 0 {
             return UNVISITED + e;
@@ -139,7 +147,7 @@ impl Selection for Puct {
         (visits.max(1) as f64).sqrt()
     }
     #[inline]
-    fn score(&self, sqrt_n: f64, child: &ChildStats) -> f64 {
+    fn score(&self, sqrt_n: f64, child: &ChildStats<'_>) -> f64 {
         let q = if child.visits == 0 {
             self.fpu
         } else {
@@ -173,7 +181,7 @@ impl Selection for AnySelection {
         }
     }
     #[inline]
-    fn score(&self, t: (f64, f64), child: &ChildStats) -> f64 {
+    fn score(&self, t: (f64, f64), child: &ChildStats<'_>) -> f64 {
         match self {
             AnySelection::Ucb1(s) => s.score(t.0, child),
             AnySelection::UcbEval(s) => s.score(t.0, child),
@@ -186,8 +194,10 @@ impl Selection for AnySelection {
 mod tests {
     use super::*;
 
-    fn child(visits: u32, total: f64, prior: f32, eval: f32) -> ChildStats {
+    fn child(visits: u32, total: f64, prior: f32, eval: f32) -> ChildStats<'static> {
         ChildStats {
+            chooser: crate::Player(0),
+            features: &[],
             visits,
             total,
             prior,

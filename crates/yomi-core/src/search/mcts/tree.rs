@@ -71,13 +71,21 @@ pub(crate) struct Tree<M> {
     /// Priors and evaluations (same index as `edges`), or empty when `with_extras` is off.
     pub extras: Vec<EdgeExtra>,
     pub with_extras: bool,
+    /// Summed leaf features, `feature_count` per edge.
+    pub features: Vec<f64>,
+    pub feature_count: usize,
+    /// Features of memoised leaves, `feature_count` per `memo` entry.
+    pub memo_features: Vec<f64>,
     pub memo: Vec<Rewards>,
     pub sims: Vec<SimNode>,
 }
 
 impl<M: Copy + PartialEq> Tree<M> {
-    pub fn new(with_extras: bool) -> Self {
+    pub fn new(with_extras: bool, feature_count: usize) -> Self {
         let mut t = Tree {
+            features: Vec::new(),
+            feature_count,
+            memo_features: Vec::new(),
             nodes: Vec::new(),
             edges: Vec::new(),
             moves: Vec::new(),
@@ -97,8 +105,19 @@ impl<M: Copy + PartialEq> Tree<M> {
         self.moves.clear();
         self.extras.clear();
         self.memo.clear();
+        self.memo_features.clear();
+        self.features.clear();
         self.sims.clear();
         self.nodes.push(Node::leaf());
+    }
+
+    /// Keeps `features` as long as the edges need (after edges were added or removed).
+    #[inline]
+    pub fn grow_features(&mut self) {
+        if self.feature_count > 0 {
+            self.features
+                .resize(self.edges.len() * self.feature_count, 0.0);
+        }
     }
 
     pub fn new_leaf(&mut self) -> u32 {
@@ -149,6 +168,9 @@ impl<M: Copy + PartialEq> Tree<M> {
             moves: Vec::with_capacity(self.moves.len()),
             extras: Vec::with_capacity(self.extras.len()),
             with_extras: self.with_extras,
+            features: Vec::new(),
+            feature_count: self.feature_count,
+            memo_features: Vec::new(),
             memo: Vec::new(),
             sims: Vec::new(),
         };
@@ -160,8 +182,12 @@ impl<M: Copy + PartialEq> Tree<M> {
             let mut copy = n;
             copy.first_edge = first;
             copy.aux = NONE;
+            let k = self.feature_count;
             if n.mover == UNEXPANDED && n.aux != NONE {
                 out.memo.push(self.memo[n.aux as usize]);
+                let m = n.aux as usize;
+                out.memo_features
+                    .extend_from_slice(&self.memo_features[m * k..(m + 1) * k]);
                 copy.aux = (out.memo.len() - 1) as u32;
             }
             let range = self.edge_range(old);
@@ -169,6 +195,8 @@ impl<M: Copy + PartialEq> Tree<M> {
             if self.with_extras {
                 out.extras.extend_from_slice(&self.extras[range.clone()]);
             }
+            out.features
+                .extend_from_slice(&self.features[range.start * k..range.end * k]);
             for e in &self.edges[range] {
                 let mut e2 = *e;
                 if e.child != NONE {
