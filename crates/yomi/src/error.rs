@@ -1,0 +1,31 @@
+//! The one error kind the binary adds to `anyhow`: a usage error (exit code 2).
+
+use std::fmt;
+
+/// Something wrong with what was typed on the command line (an unknown game, an agent
+/// spec that does not build, a position that does not parse). `main` exits with code 2
+/// for it, as clap does for its own usage errors; every other error exits with 1.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// A usage error with `message`, as an [`anyhow::Error`].
+pub fn usage(message: impl Into<String>) -> anyhow::Error {
+    UsageError(message.into()).into()
+}
+
+/// True when `e` comes from writing to a closed pipe (`yomi games | head -1`).
+pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

@@ -1,0 +1,191 @@
+//! The game registry of the command line: names → game values and their agent registries.
+//!
+//! Dispatch is generic, not dynamic: a command implements [`GameCommand`] once, with a
+//! method generic over [`Game`], and [`GameChoice::dispatch`] calls it with the concrete
+//! game type of the chosen variant. Every search therefore runs monomorphised code; no
+//! trait object sits between a search and its game.
+//!
+//! Adding a game: a variant of [`GameChoice`], a line in [`BUILT_IN`], and arms in
+//! [`GameChoice::from_name`] and [`GameChoice::dispatch`].
+
+use std::fmt;
+use std::str::FromStr;
+
+use yomi_classic::breakthrough::{self, MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH};
+use yomi_classic::{connect_four, tictactoe, Breakthrough, ConnectFour, TicTacToe};
+use yomi_core::registry::AgentRegistry;
+use yomi_core::Game;
+
+/// A command that runs on any game.
+pub trait GameCommand {
+    /// What the command returns.
+    type Output;
+
+    /// Runs the command on `game`, whose agents `registry` builds.
+    fn run<G: Game>(self, game: G, registry: AgentRegistry<G>) -> anyhow::Result<Self::Output>;
+}
+
+/// A game named on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameChoice {
+    /// Tic-tac-toe.
+    TicTacToe,
+    /// Connect four, 7×6.
+    ConnectFour,
+    /// Breakthrough on the given board.
+    Breakthrough(Breakthrough),
+}
+
+/// One line of `yomi games`.
+pub struct GameInfo {
+    /// The name to type.
+    pub name: &'static str,
+    /// What it is.
+    pub summary: &'static str,
+}
+
+/// The games `yomi games` lists, in that order. Every name here parses with
+/// [`GameChoice::from_name`].
+pub const BUILT_IN: &[GameInfo] = &[
+    GameInfo {
+        name: "tictactoe",
+        summary: "tic-tac-toe on 3x3; x moves first; moves are cells a1..c3",
+    },
+    GameInfo {
+        name: "connect4",
+        summary: "connect four on 7 columns x 6 rows; x moves first; moves are columns a..g",
+    },
+    GameInfo {
+        name: "breakthrough",
+        summary: "Breakthrough on 8x8 (same as breakthrough-8x8); white moves first; moves like a2-a3, b4xc5",
+    },
+    GameInfo {
+        name: "breakthrough-5x5",
+        summary: "Breakthrough on 5x5, a small board for quick experiments",
+    },
+    GameInfo {
+        name: "breakthrough-6x6",
+        summary: "Breakthrough on 6x6",
+    },
+    GameInfo {
+        name: "breakthrough:WxH",
+        summary: "Breakthrough on any board from 3x4 to 11x11, e.g. breakthrough:7x5 (also breakthrough-7x5)",
+    },
+];
+
+/// The accepted names, for error messages.
+pub fn accepted_names() -> String {
+    BUILT_IN
+        .iter()
+        .map(|g| g.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl GameChoice {
+    /// The game called `name`: `tictactoe`, `connect4`, `breakthrough` (8×8),
+    /// `breakthrough-WxH` or `breakthrough:WxH`.
+    ///
+    /// # Errors
+    /// A message listing the accepted names, or the supported sizes for a Breakthrough
+    /// board that is too small or too large.
+    pub fn from_name(name: &str) -> Result<Self, String> {
+        let name = name.trim();
+        match name.to_ascii_lowercase().as_str() {
+            "tictactoe" => return Ok(GameChoice::TicTacToe),
+            "connect4" => return Ok(GameChoice::ConnectFour),
+            "breakthrough" => return Ok(GameChoice::Breakthrough(Breakthrough::new_8x8())),
+            _ => {}
+        }
+        let lower = name.to_ascii_lowercase();
+        if let Some(size) = lower
+            .strip_prefix("breakthrough:")
+            .or_else(|| lower.strip_prefix("breakthrough-"))
+        {
+            let parsed = size
+                .split_once('x')
+                .and_then(|(w, h)| Some((w.parse::<usize>().ok()?, h.parse::<usize>().ok()?)));
+            let Some((w, h)) = parsed else {
+                return Err(format!(
+                    "bad Breakthrough size {size:?} in {name:?}: write WxH, e.g. breakthrough:6x5 \
+                     (width {MIN_WIDTH}..={MAX_WIDTH}, height {MIN_HEIGHT}..={MAX_HEIGHT})"
+                ));
+            };
+            return Breakthrough::new(w, h)
+                .map(GameChoice::Breakthrough)
+                .map_err(|e| format!("{name:?}: {e}"));
+        }
+        Err(format!(
+            "unknown game {name:?}; accepted: {} (`yomi games` describes them)",
+            accepted_names()
+        ))
+    }
+
+    /// Runs `command` on this game with the game crate's agent registry.
+    ///
+    /// # Errors
+    /// Whatever the command returns.
+    pub fn dispatch<C: GameCommand>(self, command: C) -> anyhow::Result<C::Output> {
+        match self {
+            GameChoice::TicTacToe => command.run(TicTacToe, tictactoe::registry()),
+            GameChoice::ConnectFour => command.run(ConnectFour, connect_four::registry()),
+            GameChoice::Breakthrough(game) => command.run(game, breakthrough::registry()),
+        }
+    }
+}
+
+impl FromStr for GameChoice {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        GameChoice::from_name(s)
+    }
+}
+
+impl fmt::Display for GameChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameChoice::TicTacToe => f.write_str("tictactoe"),
+            GameChoice::ConnectFour => f.write_str("connect4"),
+            GameChoice::Breakthrough(g) => write!(f, "{g}"),
+        }
+    }
+}
+
+/// Reads a game name for clap (an unknown name is a usage error, exit code 2).
+pub fn parse_game(s: &str) -> Result<GameChoice, String> {
+    GameChoice::from_name(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_name_parses() {
+        for g in BUILT_IN {
+            let name = g.name.replace("WxH", "7x5");
+            assert!(GameChoice::from_name(&name).is_ok(), "{name}");
+        }
+        assert_eq!(
+            GameChoice::from_name("breakthrough:6x5")
+                .unwrap()
+                .to_string(),
+            "breakthrough-6x5"
+        );
+        assert_eq!(
+            GameChoice::from_name("breakthrough").unwrap().to_string(),
+            "breakthrough-8x8"
+        );
+    }
+
+    #[test]
+    fn bad_names_explain_themselves() {
+        let e = GameChoice::from_name("chess").unwrap_err();
+        assert!(e.contains("accepted: tictactoe, connect4"), "{e}");
+        let e = GameChoice::from_name("breakthrough:2x2").unwrap_err();
+        assert!(e.contains("width must be 3..=11"), "{e}");
+        let e = GameChoice::from_name("breakthrough:big").unwrap_err();
+        assert!(e.contains("WxH"), "{e}");
+    }
+}

@@ -1,0 +1,54 @@
+//! `yomi`: the command line of the yomi game-tree search toolkit.
+//!
+//! The binary is glue: [`cli`] defines the commands and their help, [`games`] maps game
+//! names to the game crates, and each module of [`commands`] turns parsed arguments into
+//! calls of `yomi-core` (agents, the arena, benchmarks). This file parses, runs and turns
+//! errors into exit codes: 0 on success, 2 for usage errors (bad arguments: an unknown
+//! game, an agent spec that does not build), 1 for everything else (files, records).
+
+mod cli;
+mod commands;
+mod error;
+mod games;
+mod tournament_file;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::cli::{Cli, Command};
+use crate::error::{is_broken_pipe, UsageError};
+
+fn main() -> ExitCode {
+    // clap prints help and usage errors itself and exits with 0 or 2.
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        // `yomi games | head -1`: the reader went away; nothing is wrong.
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = std::io::stdout().flush();
+            let mut stderr = std::io::stderr().lock();
+            let _ = writeln!(stderr, "error: {e:#}");
+            if e.downcast_ref::<UsageError>().is_some() {
+                let _ = writeln!(stderr, "\nFor more information, try '--help'.");
+                ExitCode::from(2)
+            } else {
+                ExitCode::from(1)
+            }
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Games => commands::games::run(),
+        Command::Agents(args) => args.game.dispatch(args),
+        Command::Play(args) => args.game.dispatch(args),
+        Command::Match(args) => args.game.dispatch(args),
+        Command::Tournament(args) => commands::tournament::run(args),
+        Command::Bench(args) => args.game.dispatch(args),
+        Command::Report(args) => commands::report::run(args),
+    }
+}

@@ -1,0 +1,411 @@
+//! End-to-end tests: each runs the real `yomi` binary.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use yomi_core::arena::read_records;
+
+/// The result of one run of the binary.
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn ok(&self) -> &Self {
+        assert_eq!(
+            self.code,
+            Some(0),
+            "expected success\nstdout:\n{}\nstderr:\n{}",
+            self.stdout,
+            self.stderr
+        );
+        self
+    }
+
+    /// Asserts a failure with exit code `code` whose message contains every `needle`.
+    fn fails(&self, code: i32, needles: &[&str]) {
+        assert_eq!(
+            self.code,
+            Some(code),
+            "expected exit code {code}\nstdout:\n{}\nstderr:\n{}",
+            self.stdout,
+            self.stderr
+        );
+        assert!(!self.stderr.contains("panicked"), "{}", self.stderr);
+        for needle in needles {
+            assert!(
+                self.stderr.contains(needle),
+                "stderr lacks {needle:?}:\n{}",
+                self.stderr
+            );
+        }
+    }
+}
+
+fn finish(out: Output) -> Run {
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn yomi(args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_yomi"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the yomi binary runs");
+    finish(out)
+}
+
+fn yomi_with_input(args: &[&str], input: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_yomi"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the yomi binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(input.as_bytes())
+        .expect("input is written");
+    finish(child.wait_with_output().expect("the binary ends"))
+}
+
+/// A fresh, empty folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+fn path_str(p: &std::path::Path) -> &str {
+    p.to_str().expect("UTF-8 path")
+}
+
+#[test]
+fn games_lists_the_built_in_games() {
+    let r = yomi(&["games"]);
+    r.ok();
+    for name in [
+        "tictactoe",
+        "connect4",
+        "breakthrough",
+        "breakthrough-5x5",
+        "breakthrough:WxH",
+    ] {
+        assert!(r.stdout.contains(name), "{name} missing:\n{}", r.stdout);
+    }
+}
+
+#[test]
+fn agents_lists_parameters_and_evaluators() {
+    let r = yomi(&["agents", "connect4"]);
+    r.ok();
+    let mcts = r.stdout.find("\nmcts ").expect("mcts listed");
+    let after = &r.stdout[mcts..];
+    assert!(after.contains("iters    10000"), "{}", r.stdout);
+    assert!(after.contains("exploration constant"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("alphabeta") && r.stdout.contains("depth"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("Evaluators") && r.stdout.contains("windows"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn every_command_explains_itself() {
+    for cmd in [
+        "games",
+        "agents",
+        "play",
+        "match",
+        "tournament",
+        "bench",
+        "report",
+    ] {
+        let r = yomi(&[cmd, "--help"]);
+        r.ok();
+        assert!(r.stdout.contains("Example"), "{cmd} --help:\n{}", r.stdout);
+    }
+    let r = yomi(&["--help"]);
+    r.ok();
+    assert!(r.stdout.contains("tournament") && r.stdout.contains("Examples"));
+}
+
+#[test]
+fn match_resumes_from_its_records_file() {
+    let dir = scratch("match");
+    let file = dir.join("m.jsonl");
+    let args = [
+        "match",
+        "tictactoe",
+        "random",
+        "random",
+        "--games",
+        "4",
+        "--seed",
+        "1",
+        "--quiet",
+        "--out",
+        path_str(&file),
+    ];
+    let first = yomi(&args);
+    first.ok();
+    assert!(
+        first.stdout.contains("(4 games: 4 played now, 0 resumed)"),
+        "{}",
+        first.stdout
+    );
+    assert!(first.stdout.contains("random.2"), "{}", first.stdout);
+    let lines = || std::fs::read_to_string(&file).unwrap().lines().count();
+    assert_eq!(lines(), 4);
+
+    let second = yomi(&args);
+    second.ok();
+    assert!(
+        second.stdout.contains("(4 games: 0 played now, 4 resumed)"),
+        "{}",
+        second.stdout
+    );
+    assert_eq!(lines(), 4);
+
+    // The same seed into another file gives the same games.
+    let again = dir.join("again.jsonl");
+    let mut args2 = args;
+    args2[10] = path_str(&again);
+    yomi(&args2).ok();
+    // Games finish in any order on several threads: compare them sorted, without timings.
+    let strip = |p: &PathBuf| -> Vec<_> {
+        let mut records: Vec<_> = read_records(p)
+            .unwrap()
+            .iter()
+            .map(|r| r.without_timing())
+            .collect();
+        records.sort_by_key(|r| (r.pairing, r.index));
+        records
+    };
+    assert_eq!(strip(&file), strip(&again));
+
+    // Another seed does not fit the file: refused, file untouched.
+    let mut other = args;
+    other[7] = "2";
+    yomi(&other).fails(1, &["another configuration"]);
+    assert_eq!(lines(), 4);
+
+    // The report rebuilds the standings from the file alone.
+    let report = yomi(&["report", path_str(&file)]);
+    report.ok();
+    assert!(
+        report.stdout.contains("tictactoe: 4 games"),
+        "{}",
+        report.stdout
+    );
+    assert!(report.stdout.contains("random.2"), "{}", report.stdout);
+}
+
+#[test]
+fn match_prints_markdown() {
+    let r = yomi(&[
+        "match",
+        "tictactoe",
+        "mcts:iters=100",
+        "random",
+        "--games",
+        "2",
+        "--markdown",
+        "--threads",
+        "1",
+    ]);
+    r.ok();
+    assert!(r.stdout.contains("| agent"), "{}", r.stdout);
+}
+
+#[test]
+fn tournament_runs_a_small_file() {
+    let dir = scratch("tournament");
+    let config = dir.join("t.toml");
+    let records = dir.join("t.jsonl");
+    std::fs::write(
+        &config,
+        "# a small round robin\n\
+         game = \"tictactoe\"\n\
+         agents = [\"random\", \"flatmc:n=5\", \"mcts:iters=100\"]\n\
+         games = 2\n\
+         seed = 3\n\
+         threads = 2\n\
+         turn_limit = 9\n\
+         quiet = true\n",
+    )
+    .unwrap();
+    let r = yomi(&["tournament", path_str(&config), "--out", path_str(&records)]);
+    r.ok();
+    assert!(r.stdout.contains("tictactoe: 6 games"), "{}", r.stdout);
+    assert!(r.stdout.contains("Cross table"), "{}", r.stdout);
+    assert_eq!(read_records(&records).unwrap().len(), 6);
+}
+
+#[test]
+fn tournament_rejects_unknown_keys_and_bad_agents() {
+    let dir = scratch("tournament-errors");
+    let config = dir.join("typo.toml");
+    std::fs::write(
+        &config,
+        "game = \"tictactoe\"\nagents = [\"random\"]\ngmaes = 4\n",
+    )
+    .unwrap();
+    yomi(&["tournament", path_str(&config)]).fails(
+        1,
+        &[
+            "unknown key \"gmaes\"",
+            "did you mean \"games\"",
+            "accepted keys",
+        ],
+    );
+
+    std::fs::write(
+        &config,
+        "game = \"tictactoe\"\nagents = [\"random\", \"mtcs\"]\n",
+    )
+    .unwrap();
+    yomi(&["tournament", path_str(&config)]).fails(1, &["mtcs", "accepted: random, human, mcts"]);
+
+    std::fs::write(&config, "game = \"chess\"\nagents = [\"random\"]\n").unwrap();
+    yomi(&["tournament", path_str(&config)]).fails(1, &["unknown game \"chess\""]);
+
+    std::fs::write(&config, "game = \"tictactoe\"\nagents = [\"random\"\n").unwrap();
+    yomi(&["tournament", path_str(&config)]).fails(1, &["not valid TOML"]);
+
+    yomi(&["tournament", path_str(&dir.join("missing.toml"))]).fails(1, &["cannot read"]);
+}
+
+#[test]
+fn usage_errors_exit_with_2_and_explain() {
+    yomi(&["play", "chess", "random", "random"]).fails(2, &["unknown game \"chess\"", "connect4"]);
+    yomi(&["play", "tictactoe", "mtcs", "random"]).fails(
+        2,
+        &["unknown agent \"mtcs\"", "accepted: random, human, mcts"],
+    );
+    yomi(&["play", "tictactoe", "mcts:iter=5", "random"])
+        .fails(2, &["no parameter \"iter\"", "iters"]);
+    yomi(&["play", "tictactoe", "mcts:c=abc", "random"]).fails(2, &["bad value"]);
+    yomi(&["play", "tictactoe", "random"]).fails(2, &["2 players"]);
+    yomi(&["play", "tictactoe", "random", "random", "--position", "xxx"]).fails(2, &["--position"]);
+    yomi(&["match", "connect4", "random", "flatmc:n=0", "--games", "2"]).fails(2, &["flatmc"]);
+    yomi(&["agents", "breakthrough:2x9"]).fails(2, &["width must be"]);
+    yomi(&["bench", "tictactoe", "--time", "0"]).fails(2, &["--time"]);
+    yomi(&["report", "/nonexistent/r.jsonl"]).fails(1, &["cannot read the records"]);
+}
+
+#[test]
+fn play_shows_the_game_and_the_result() {
+    let r = yomi(&[
+        "play",
+        "tictactoe",
+        "mcts:iters=200",
+        "random",
+        "--seed",
+        "5",
+    ]);
+    r.ok();
+    assert!(r.stdout.contains("  a b c"), "board missing:\n{}", r.stdout);
+    assert!(
+        r.stdout.contains("1. x (mcts:iters=200) plays "),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("Result: "), "{}", r.stdout);
+    // The same seed plays the same game.
+    let again = yomi(&[
+        "play",
+        "tictactoe",
+        "mcts:iters=200",
+        "random",
+        "--seed",
+        "5",
+    ]);
+    assert_eq!(r.stdout, again.stdout);
+}
+
+#[test]
+fn play_from_a_position() {
+    // x to move with two in the top row: c3 wins at once.
+    let r = yomi(&[
+        "play",
+        "tictactoe",
+        "alphabeta:depth=3",
+        "random",
+        "--position",
+        "xx./oo./... x",
+    ]);
+    r.ok();
+    assert!(
+        r.stdout.contains("1. x (alphabeta:depth=3) plays c3"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("Result: x (alphabeta:depth=3) wins"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn human_moves_come_from_stdin() {
+    // `moves` lists the legal moves; `zz` is not a move; the second b2 is taken; then every
+    // cell in turn until the game ends (taken ones are refused and the next line is read).
+    let input = "moves\nb2\nzz\nb2\na1\na2\na3\nb1\nb3\nc1\nc2\nc3\n";
+    let r = yomi_with_input(
+        &["play", "tictactoe", "human", "random", "--seed", "2"],
+        input,
+    );
+    r.ok();
+    assert!(r.stdout.contains("legal moves: "), "{}", r.stdout);
+    assert!(r.stdout.contains("1. x (human) plays b2"), "{}", r.stdout);
+    // The bad input is explained and the prompt repeats.
+    assert!(r.stdout.contains("\"zz\""), "{}", r.stdout);
+    assert!(r.stdout.contains("\"b2\""), "{}", r.stdout);
+    assert!(r.stdout.contains("Result: "), "{}", r.stdout);
+    assert!(!r.stdout.contains("forfeits"), "{}", r.stdout);
+
+    // When input ends the human forfeits; that is a result, not an error.
+    let r = yomi_with_input(&["play", "tictactoe", "human", "random"], "quit\n");
+    r.ok();
+    assert!(
+        r.stdout.contains("Result: o (random) wins (x forfeits"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn bench_prints_one_figure_per_line() {
+    let r = yomi(&["bench", "tictactoe", "--quick", "--threads", "2"]);
+    r.ok();
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{}", r.stdout);
+    for line in &lines {
+        let (what, figure) = line.rsplit_once(": ").unwrap_or_else(|| panic!("{line}"));
+        assert!(!what.is_empty(), "{line}");
+        let (number, unit) = figure.split_once(' ').unwrap_or_else(|| panic!("{line}"));
+        let value: f64 = number.parse().unwrap_or_else(|_| panic!("{line}"));
+        assert!(value > 0.0, "{line}");
+        assert!(unit.ends_with("/s") && !unit.contains(' '), "{line}");
+    }
+    assert!(lines[0].contains("playouts/s"));
+    assert!(lines[3].contains("2 threads"), "{}", lines[3]);
+}
