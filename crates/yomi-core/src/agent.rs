@@ -162,7 +162,12 @@ impl<G: Game, R: BufRead + Send, W: Write + Send> Agent<G> for HumanAgent<R, W> 
         if legal.is_empty() {
             return Err(AgentError::NoMove(format!("{player} has no legal move")));
         }
-        writeln!(self.output, "{}", game.observation(state, player))?;
+        // People see the board picture when nothing is hidden, else what they may observe.
+        let shown = match facts.information {
+            crate::Information::Perfect => game.render(state),
+            crate::Information::Imperfect => game.observation(state, player),
+        };
+        writeln!(self.output, "{shown}")?;
         loop {
             write!(
                 self.output,

@@ -71,7 +71,8 @@ impl Rewards {
     pub fn zero_sum(value: f64) -> Self {
         let mut r = Rewards::zeros(2);
         r.values[0] = value;
-        r.values[1] = -value;
+        // `0.0 - v` rather than `-v`: a draw gives +0.0 to both, not -0.0 in records.
+        r.values[1] = 0.0 - value;
         r
     }
 

@@ -51,6 +51,8 @@ pub struct EvaluatorEntry<G: Game> {
 /// Agents and evaluators available for one game.
 pub struct AgentRegistry<G: Game> {
     entries: Vec<AgentEntry<G>>,
+    /// Names of agents that talk to a person (games run one at a time, no progress bar).
+    interactive: Vec<String>,
     evaluators: Vec<EvaluatorEntry<G>>,
 }
 
@@ -65,6 +67,7 @@ impl<G: Game> AgentRegistry<G> {
     pub fn empty() -> Self {
         AgentRegistry {
             entries: Vec::new(),
+            interactive: Vec::new(),
             evaluators: Vec::new(),
         }
     }
@@ -101,6 +104,19 @@ impl<G: Game> AgentRegistry<G> {
             params,
             factory,
         });
+    }
+
+    /// Marks the agent `name` as interactive (it reads from a terminal or another person):
+    /// the arena then plays games one at a time and hides its progress bar.
+    pub fn mark_interactive(&mut self, name: &str) {
+        if !self.interactive.iter().any(|n| n == name) {
+            self.interactive.push(name.to_string());
+        }
+    }
+
+    /// Whether the agent `name` was marked interactive.
+    pub fn is_interactive(&self, name: &str) -> bool {
+        self.interactive.iter().any(|n| n == name)
     }
 
     /// Adds (or replaces) an evaluator.
@@ -462,6 +478,7 @@ fn register_core<G: Game>(r: &mut AgentRegistry<G>) {
         vec![],
         Arc::new(|_, _, _, _| Ok(Box::new(HumanAgent::stdio()))),
     );
+    r.mark_interactive("human");
     r.register(
         "mcts",
         "Monte Carlo tree search (UCT by default) with pluggable selection, playouts, cut-off and widening",

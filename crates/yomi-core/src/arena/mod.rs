@@ -42,7 +42,9 @@ pub mod round_robin;
 pub mod stats;
 mod table;
 
-pub use play::{forfeit_returns, play_game, play_game_with, PlayedGame, Termination};
+pub use play::{
+    forfeit_returns, play_game, play_game_from, play_game_with, PlayedGame, Termination,
+};
 pub use records::{read_records, setup_fingerprint, GameRecord, RecordLog, RECORD_VERSION};
 pub use round_robin::{
     RoundRobin, ScheduledGame, TournamentResult, DEFAULT_GAMES, DEFAULT_TURN_LIMIT,

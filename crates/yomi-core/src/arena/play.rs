@@ -142,6 +142,20 @@ pub fn play_game_with<G: Game, A: Agent<G>>(
     game: &G,
     seats: &mut [A],
     turn_limit: usize,
+    on_turn: impl FnMut(&G::State, &str),
+) -> Result<PlayedGame, ArenaError> {
+    play_game_from(game, game.initial_state(), seats, turn_limit, on_turn)
+}
+
+/// Like [`play_game_with`], from the position `start` instead of the initial state.
+///
+/// # Errors
+/// [`ArenaError::Config`] when the number of seats is not the game's number of players.
+pub fn play_game_from<G: Game, A: Agent<G>>(
+    game: &G,
+    start: G::State,
+    seats: &mut [A],
+    turn_limit: usize,
     mut on_turn: impl FnMut(&G::State, &str),
 ) -> Result<PlayedGame, ArenaError> {
     let facts = game.facts();
@@ -153,12 +167,12 @@ pub fn play_game_with<G: Game, A: Agent<G>>(
             seats.len()
         )));
     }
-    let start = Instant::now();
+    let clock = Instant::now();
     let n = seats.len();
     let mut seat_seconds = vec![0.0; n];
     let mut seat_moves = vec![0usize; n];
     let mut moves = Vec::new();
-    let mut state = game.initial_state();
+    let mut state = start;
     let mut turns = 0usize;
     let mut joint = Vec::with_capacity(n);
     let mut legal = Vec::new();
@@ -289,7 +303,7 @@ pub fn play_game_with<G: Game, A: Agent<G>>(
         turns,
         termination,
         final_state: game.format_state(&state),
-        seconds: start.elapsed().as_secs_f64(),
+        seconds: clock.elapsed().as_secs_f64(),
         seat_seconds,
         seat_moves,
     })

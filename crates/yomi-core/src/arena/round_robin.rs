@@ -294,9 +294,10 @@ impl RoundRobin {
             .filter(|g| !done.contains_key(&(g.pairing, g.index)))
             .collect();
 
-        let interactive = agents
-            .iter()
-            .any(|a| a.parse::<AgentSpec>().is_ok_and(|s| s.name == "human"));
+        let interactive = agents.iter().any(|a| {
+            a.parse::<AgentSpec>()
+                .is_ok_and(|s| registry.is_interactive(&s.name))
+        });
         let progress = Progress::new(
             schedule.len(),
             resumed,

@@ -1,18 +1,16 @@
 //! `yomi play GAME AGENT AGENT`: one game, shown move by move.
 //!
-//! The game is played by the arena's `play_game_with` (legality checks, forfeits, turn
-//! limit), whose callback prints each move and the board after it. To start from
-//! `--position`, the game is wrapped in [`StartAt`], a game whose initial state is the
-//! given one; agents still search the unwrapped game (see [`Seat`]).
+//! The game is played by the arena's `play_game_from` (legality checks, forfeits, turn
+//! limit), from the initial state or `--position`, whose callback prints each move and the
+//! board after it.
 
 use std::io::Write;
 
 use anyhow::Context;
-use yomi_core::agent::{Agent, AgentError, Played};
-use yomi_core::arena::{play_game_with, SeatResult, Termination, DEFAULT_TURN_LIMIT};
+use yomi_core::arena::{play_game_from, SeatResult, Termination, DEFAULT_TURN_LIMIT};
 use yomi_core::registry::AgentRegistry;
 use yomi_core::rng::derive_seed;
-use yomi_core::{Game, GameFacts, IllegalMove, NotationError, Player, Rewards, Rng, Turn};
+use yomi_core::{Game, GameFacts, Player, Turn};
 
 use crate::cli::PlayArgs;
 use crate::error::usage;
@@ -47,7 +45,7 @@ impl GameCommand for PlayArgs {
             let agent = registry
                 .build(&game, spec, derive_seed(self.seed, i as u64))
                 .map_err(|e| usage(e.to_string()))?;
-            seats.push(Seat(agent));
+            seats.push(agent);
         }
         let names: Vec<String> = facts
             .all_players()
@@ -63,27 +61,19 @@ impl GameCommand for PlayArgs {
         writeln!(out, "{}", game.render(&start))?;
         out.flush()?;
 
-        let wrapped = StartAt {
-            game,
-            start: start.clone(),
-        };
-        let mut before = start;
+        let mut before = start.clone();
         let mut turn = 0usize;
         let mut failed: Option<std::io::Error> = None;
-        let played = play_game_with(&wrapped, &mut seats, turn_limit, |state, mv| {
+        let played = play_game_from(&game, start, &mut seats, turn_limit, |state, mv| {
             turn += 1;
-            let who = match wrapped.game.turn(&before) {
+            let who = match game.turn(&before) {
                 Turn::Player(p) => names[p.index()].clone(),
                 _ => "all".to_string(),
             };
             before = state.clone();
             if failed.is_none() {
-                let shown = writeln!(
-                    out,
-                    "{turn}. {who} plays {mv}\n\n{}",
-                    wrapped.game.render(state)
-                )
-                .and_then(|()| out.flush());
+                let shown = writeln!(out, "{turn}. {who} plays {mv}\n\n{}", game.render(state))
+                    .and_then(|()| out.flush());
                 failed = shown.err();
             }
         })
@@ -146,107 +136,4 @@ fn result_line(
         if played.turns == 1 { "" } else { "s" },
         returns.join(", ")
     )
-}
-
-/// A game that starts from a given state and otherwise is `game`. Every method delegates,
-/// including the provided ones a game may override.
-///
-/// Core's `play_game_with` always starts from [`Game::initial_state`]; a
-/// `play_game_from(game, state, ...)` there would make this wrapper unnecessary.
-struct StartAt<G: Game> {
-    game: G,
-    start: G::State,
-}
-
-impl<G: Game> Game for StartAt<G> {
-    type State = G::State;
-    type Move = G::Move;
-
-    fn facts(&self) -> GameFacts {
-        self.game.facts()
-    }
-    fn initial_state(&self) -> G::State {
-        self.start.clone()
-    }
-    fn turn(&self, state: &G::State) -> Turn {
-        self.game.turn(state)
-    }
-    fn legal_moves(&self, state: &G::State, out: &mut Vec<G::Move>) {
-        self.game.legal_moves(state, out)
-    }
-    fn apply(&self, state: &mut G::State, mv: G::Move) {
-        self.game.apply(state, mv)
-    }
-    fn returns(&self, state: &G::State) -> Rewards {
-        self.game.returns(state)
-    }
-    fn format_move(&self, state: &G::State, mv: G::Move) -> String {
-        self.game.format_move(state, mv)
-    }
-    fn parse_move(&self, state: &G::State, text: &str) -> Result<G::Move, NotationError> {
-        self.game.parse_move(state, text)
-    }
-    fn format_state(&self, state: &G::State) -> String {
-        self.game.format_state(state)
-    }
-    fn parse_state(&self, text: &str) -> Result<G::State, NotationError> {
-        self.game.parse_state(text)
-    }
-    fn render(&self, state: &G::State) -> String {
-        self.game.render(state)
-    }
-    fn legal_moves_of(&self, state: &G::State, player: Player, out: &mut Vec<G::Move>) {
-        self.game.legal_moves_of(state, player, out)
-    }
-    fn apply_joint(&self, state: &mut G::State, moves: &[G::Move]) {
-        self.game.apply_joint(state, moves)
-    }
-    fn hash(&self, state: &G::State) -> u64 {
-        self.game.hash(state)
-    }
-    fn observation(&self, state: &G::State, observer: Player) -> String {
-        self.game.observation(state, observer)
-    }
-    fn determinize(&self, state: &G::State, observer: Player, rng: &mut Rng) -> G::State {
-        self.game.determinize(state, observer, rng)
-    }
-    fn random_move(
-        &self,
-        state: &G::State,
-        rng: &mut Rng,
-        buf: &mut Vec<G::Move>,
-    ) -> Option<G::Move> {
-        self.game.random_move(state, rng, buf)
-    }
-    fn is_terminal(&self, state: &G::State) -> bool {
-        self.game.is_terminal(state)
-    }
-    fn play(&self, state: &mut G::State, mv: G::Move) -> Result<(), IllegalMove> {
-        self.game.play(state, mv)
-    }
-    fn play_joint(&self, state: &mut G::State, moves: &[G::Move]) -> Result<(), IllegalMove> {
-        self.game.play_joint(state, moves)
-    }
-}
-
-/// An agent of `G` seated at a [`StartAt<G>`] table: it sees and searches the inner game.
-struct Seat<G: Game>(Box<dyn Agent<G>>);
-
-impl<G: Game> Agent<StartAt<G>> for Seat<G> {
-    fn name(&self) -> String {
-        self.0.name()
-    }
-
-    fn select_move(
-        &mut self,
-        game: &StartAt<G>,
-        state: &G::State,
-        player: Player,
-    ) -> Result<G::Move, AgentError> {
-        self.0.select_move(&game.game, state, player)
-    }
-
-    fn observe(&mut self, game: &StartAt<G>, before: &G::State, played: Played<'_, G::Move>) {
-        self.0.observe(&game.game, before, played)
-    }
 }
