@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Peer comparison of yomi's MCTS on connect four (see README.md in this folder).
+# Builds the Rust contenders in release mode and runs them (yomi, treant, hand-written),
+# then OpenSpiel's MCTS (installing open-spiel with pip if it is missing).
+# Outputs are also kept under results/ (ignored by git).
+#
+# Usage: benches/peers/run.sh [args for the Rust binary, e.g. --reps 7]
+# Environment: PYTHON (default python3), SKIP_OPENSPIEL=1 to skip the Python part.
+set -euo pipefail
+cd "$(dirname "$0")"
+PYTHON="${PYTHON:-python3}"
+mkdir -p results
+
+echo "# $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ //')"
+echo "# load before measuring:$(uptime | sed 's/.*load average//')"
+load1=$(cut -d' ' -f1 /proc/loadavg)
+if awk -v l="$load1" -v n="$(nproc)" 'BEGIN { exit !(l > n / 2) }'; then
+  echo "# warning: the machine is busy (1-minute load $load1); numbers will be noisy"
+fi
+
+cargo build --release --quiet
+./target/release/yomi-peers "$@" | tee results/rust.txt
+
+if [ "${SKIP_OPENSPIEL:-0}" = 1 ]; then
+  exit 0
+fi
+echo
+if ! "$PYTHON" -c 'import pyspiel' 2>/dev/null; then
+  echo "# open-spiel is not installed: installing it with pip"
+  if ! "$PYTHON" -m pip install --quiet open-spiel >results/pip.log 2>&1; then
+    echo "# pip could not install open-spiel (skipping OpenSpiel); last lines of its log:"
+    tail -n 5 results/pip.log | sed 's/^/#   /'
+    exit 0
+  fi
+fi
+"$PYTHON" openspiel_mcts.py --rust-output results/rust.txt | tee results/openspiel.txt
