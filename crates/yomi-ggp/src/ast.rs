@@ -112,7 +112,7 @@ impl Symbols {
 }
 
 /// A term: an object constant, a variable (numbered within its rule) or a function term.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Term {
     /// An object constant.
     Sym(Sym),

@@ -8,9 +8,11 @@
 pub mod ast;
 pub mod error;
 pub mod parse;
+pub mod prover;
 pub mod validate;
 
 pub use ast::{Atom, Literal, Pos, Rule, RuleSheet, Sym, Symbols, Term};
 pub use error::{GdlError, RuleError};
 pub use parse::parse;
+pub use prover::{Prover, ProverState};
 pub use validate::Description;
