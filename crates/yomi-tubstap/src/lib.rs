@@ -1,0 +1,21 @@
+//! # yomi-tubstap
+//!
+//! TUBSTAP (JAIST's turn-based strategy research platform, rule set 0100) for yomi.
+//!
+//! A side moves every unit once per turn, in any order (each unit: move, then optionally
+//! attack), or ends its turn early; [`Tubstap`] implements [`yomi_core::Game`] with one unit
+//! action per move, so [`Game::turn`](yomi_core::Game::turn) returns the same player for
+//! consecutive moves.
+#![warn(missing_docs)]
+
+pub mod game;
+pub mod map;
+pub mod maps;
+pub mod notation;
+pub mod rules;
+pub mod state;
+
+pub use game::{team_name, Tubstap};
+pub use map::{MapError, TbsMap, UnitPlacement};
+pub use rules::{combat, damage, Terrain, UnitKind};
+pub use state::{TbsMove, TbsState, UnitAction, UnitState};
