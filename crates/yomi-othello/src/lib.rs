@@ -26,6 +26,7 @@ pub mod error;
 pub mod game;
 pub mod obf;
 pub mod perft;
+pub mod solver;
 
 pub use error::{BoardError, MoveError, ObfError};
 pub use game::{Move, Othello, OthelloState};

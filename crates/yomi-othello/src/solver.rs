@@ -1,0 +1,474 @@
+//! The exact endgame solver: the final disc difference under perfect play (empties to the
+//! winner, as in the FFO scores), for the side to move.
+//!
+//! Negamax alpha-beta with principal-variation search (null windows after the first move),
+//! a transposition table of bounds keyed by the full position, and move ordering by
+//! empties left:
+//! - 1 empty: no move generation, the flip count decides ([`Solver`] `solve_1`);
+//! - 2 to 4 empties: the empties in parity order (squares of quadrants with an odd number
+//!   of empties first), no table;
+//! - 5 to 6 empties: the legal moves in parity order;
+//! - 7 and more: fastest first (fewest replies for the opponent, corners counted double),
+//!   the table's best move first, parity breaking ties; bounds stored in the table.
+//!
+//! [`Solver::move_scores`] gives every legal move's exact score (each solved with a full
+//! window, the table carrying over between moves).
+
+use std::time::{Duration, Instant};
+
+use crate::bitboard::{flips, moves, CORNERS};
+use crate::game::{final_score, Move, OthelloState};
+
+/// The quadrants of the board, for parity ordering.
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0F0F_0F0F,
+    0x0000_0000_F0F0_F0F0,
+    0x0F0F_0F0F_0000_0000,
+    0xF0F0_F0F0_0000_0000,
+];
+
+/// Squares of the quadrants holding an odd number of empty squares.
+#[inline]
+fn odd_quadrants(empties: u64) -> u64 {
+    let mut m = 0;
+    for q in QUADRANTS {
+        if (empties & q).count_ones() & 1 == 1 {
+            m |= q;
+        }
+    }
+    m
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    player: u64,
+    opponent: u64,
+    lower: i8,
+    upper: i8,
+    best: u8,
+}
+
+/// The result of a solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// Exact final disc difference for the side to move (empties to the winner).
+    pub score: i32,
+    /// A best move (a square or a pass), or `None` when the game is over.
+    pub best: Option<Move>,
+    /// Positions visited.
+    pub nodes: u64,
+}
+
+/// Fewest empties at which the table is used.
+const TT_MIN_EMPTIES: u32 = 7;
+/// Fewest empties at which moves are sorted fastest-first.
+const SORT_MIN_EMPTIES: u32 = 7;
+
+/// An exact endgame solver with its transposition table; reuse it across positions to keep
+/// the table warm (the table never gives wrong results for other positions: entries are
+/// keyed by the whole board).
+pub struct Solver {
+    table: Vec<Entry>,
+    mask: usize,
+    nodes: u64,
+}
+
+impl Default for Solver {
+    fn default() -> Self {
+        Solver::new(20)
+    }
+}
+
+impl Solver {
+    /// A solver with a table of `2^bits` entries (24 bytes each; 20 bits is 24 MiB).
+    pub fn new(bits: u32) -> Self {
+        let bits = bits.clamp(4, 30);
+        Solver {
+            table: vec![Entry::default(); 1 << bits],
+            mask: (1 << bits) - 1,
+            nodes: 0,
+        }
+    }
+
+    /// Forgets the table.
+    pub fn clear(&mut self) {
+        self.table.fill(Entry::default());
+    }
+
+    /// Positions visited since the solver was made.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The exact score and a best move of `state` for the side to move.
+    pub fn solve(&mut self, state: &OthelloState) -> Solution {
+        self.solve_window(state, -64, 64)
+    }
+
+    /// Like [`Solver::solve`] but only to tell win, draw and loss: the score's sign is
+    /// exact, its size is a bound.
+    pub fn solve_wld(&mut self, state: &OthelloState) -> Solution {
+        self.solve_window(state, -1, 1)
+    }
+
+    /// Searches with the window `(alpha, beta)`: the score is exact when it lies strictly
+    /// inside, otherwise a bound on the side it fell.
+    pub fn solve_window(&mut self, state: &OthelloState, alpha: i32, beta: i32) -> Solution {
+        let start = self.nodes;
+        let (p, o) = (state.player(), state.opponent());
+        let legal = moves(p, o);
+        if legal == 0 {
+            if moves(o, p) == 0 {
+                self.nodes += 1;
+                return Solution {
+                    score: final_score(p, o),
+                    best: None,
+                    nodes: 1,
+                };
+            }
+            let score = -self.search(o, p, -beta, -alpha);
+            return Solution {
+                score,
+                best: Some(Move::PASS),
+                nodes: self.nodes - start,
+            };
+        }
+        // Root: every move, best first by the same ordering as inner nodes.
+        let mut list = MoveList::new();
+        self.order(p, o, legal, &mut list, 64);
+        let mut best = -65;
+        let mut best_move = list.sq[0];
+        let mut a = alpha;
+        for (i, &sq) in list.sq[..list.len].iter().enumerate() {
+            let f = flips(p, o, sq as u32);
+            let (np, no) = (o & !f, p | f | (1 << sq));
+            let v = if i == 0 {
+                -self.search(np, no, -beta, -a)
+            } else {
+                let mut v = -self.search(np, no, -a - 1, -a);
+                if v > a && v < beta {
+                    v = -self.search(np, no, -beta, -v);
+                }
+                v
+            };
+            if v > best {
+                best = v;
+                best_move = sq;
+                if v > a {
+                    a = v;
+                }
+                if a >= beta {
+                    break;
+                }
+            }
+        }
+        Solution {
+            score: best,
+            best: Move::square(best_move),
+            nodes: self.nodes - start,
+        }
+    }
+
+    /// The exact score of every legal move of `state` for the side to move, best first
+    /// (a pass when it is the only move; empty when the game is over).
+    pub fn move_scores(&mut self, state: &OthelloState) -> Vec<(Move, i32)> {
+        let (p, o) = (state.player(), state.opponent());
+        let mut legal = moves(p, o);
+        let mut out = Vec::new();
+        if legal == 0 {
+            if moves(o, p) != 0 {
+                out.push((Move::PASS, -self.search(o, p, -64, 64)));
+            }
+            return out;
+        }
+        while legal != 0 {
+            let sq = legal.trailing_zeros();
+            legal &= legal - 1;
+            let f = flips(p, o, sq);
+            let v = -self.search(o & !f, p | f | (1 << sq), -64, 64);
+            out.push((Move::square(sq as u8).expect("square"), v));
+        }
+        out.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        out
+    }
+
+    /// Orders the moves in `legal` into `list`, best guess first.
+    fn order(&self, p: u64, o: u64, legal: u64, list: &mut MoveList, tt_best: u8) {
+        let empties = !(p | o);
+        let odd = odd_quadrants(empties);
+        let mut m = legal;
+        list.len = 0;
+        while m != 0 {
+            let sq = m.trailing_zeros();
+            m &= m - 1;
+            let f = flips(p, o, sq);
+            let (np, no) = (o & !f, p | f | (1 << sq));
+            let replies = moves(np, no);
+            let mut key = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32 * 4;
+            if odd >> sq & 1 == 0 {
+                key += 2;
+            }
+            if sq as u8 == tt_best {
+                key = -1000;
+            }
+            list.push(sq as u8, key);
+        }
+        list.sort();
+    }
+
+    /// Negamax value of `p` to move against `o` within `(alpha, beta)`.
+    fn search(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32) -> i32 {
+        let empties = !(p | o);
+        let n = empties.count_ones();
+        if n <= 4 {
+            return self.small(p, o, alpha, beta, empties, n);
+        }
+        self.nodes += 1;
+        let legal = moves(p, o);
+        if legal == 0 {
+            if moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.search(o, p, -beta, -alpha);
+        }
+        if n < TT_MIN_EMPTIES {
+            // Parity order: odd quadrants first.
+            let odd = odd_quadrants(empties);
+            let mut best = -65;
+            for part in [legal & odd, legal & !odd] {
+                let mut m = part;
+                while m != 0 {
+                    let sq = m.trailing_zeros();
+                    m &= m - 1;
+                    let f = flips(p, o, sq);
+                    let v = -self.search(o & !f, p | f | (1 << sq), -beta, -alpha);
+                    if v > best {
+                        best = v;
+                        if v > alpha {
+                            alpha = v;
+                            if alpha >= beta {
+                                return best;
+                            }
+                        }
+                    }
+                }
+            }
+            return best;
+        }
+        // Transposition table.
+        let slot = (crate::bitboard::mix64(p ^ crate::bitboard::mix64(o)) as usize) & self.mask;
+        let e = self.table[slot];
+        let mut tt_best = 64u8;
+        if e.player == p && e.opponent == o {
+            let (lo, hi) = (e.lower as i32, e.upper as i32);
+            if lo >= beta {
+                return lo;
+            }
+            if hi <= alpha {
+                return hi;
+            }
+            if lo == hi {
+                return lo;
+            }
+            alpha = alpha.max(lo);
+            beta = beta.min(hi);
+            tt_best = e.best;
+        }
+        let alpha0 = alpha;
+        let mut list = MoveList::new();
+        if n >= SORT_MIN_EMPTIES {
+            self.order(p, o, legal, &mut list, tt_best);
+        }
+        let mut best = -65;
+        let mut best_sq = 64u8;
+        for i in 0..list.len {
+            let sq = list.sq[i];
+            let f = flips(p, o, sq as u32);
+            let (np, no) = (o & !f, p | f | (1 << sq));
+            let v = if i == 0 {
+                -self.search(np, no, -beta, -alpha)
+            } else {
+                let mut v = -self.search(np, no, -alpha - 1, -alpha);
+                if v > alpha && v < beta {
+                    v = -self.search(np, no, -beta, -v);
+                }
+                v
+            };
+            if v > best {
+                best = v;
+                best_sq = sq;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let (lower, upper) = if best >= beta {
+            (best, 64)
+        } else if best > alpha0 {
+            (best, best)
+        } else {
+            (-64, best)
+        };
+        // Merge with what the table knew about this position.
+        let (lower, upper) = if e.player == p && e.opponent == o {
+            (lower.max(e.lower as i32), upper.min(e.upper as i32))
+        } else {
+            (lower, upper)
+        };
+        self.table[slot] = Entry {
+            player: p,
+            opponent: o,
+            lower: lower as i8,
+            upper: upper.max(lower) as i8,
+            best: best_sq,
+        };
+        best
+    }
+
+    /// 1 to 4 empties: the empty squares in parity order, no move generation.
+    fn small(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u64, n: u32) -> i32 {
+        if n == 1 {
+            return self.solve_1(p, o, empties.trailing_zeros());
+        }
+        self.nodes += 1;
+        let odd = odd_quadrants(empties);
+        let mut best = -65;
+        for part in [empties & odd, empties & !odd] {
+            let mut m = part;
+            while m != 0 {
+                let sq = m.trailing_zeros();
+                m &= m - 1;
+                let f = flips(p, o, sq);
+                if f == 0 {
+                    continue;
+                }
+                let bit = 1u64 << sq;
+                let v = -self.small(o & !f, p | f | bit, -beta, -alpha, empties & !bit, n - 1);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                        if alpha >= beta {
+                            return best;
+                        }
+                    }
+                }
+            }
+        }
+        if best > -65 {
+            return best;
+        }
+        // No move: pass if the opponent has one, else the game is over.
+        let mut m = empties;
+        while m != 0 {
+            let sq = m.trailing_zeros();
+            m &= m - 1;
+            if flips(o, p, sq) != 0 {
+                return -self.small(o, p, -beta, -alpha, empties, n);
+            }
+        }
+        final_score(p, o)
+    }
+
+    /// The last empty square `sq`.
+    #[inline]
+    fn solve_1(&mut self, p: u64, o: u64, sq: u32) -> i32 {
+        self.nodes += 1;
+        let f = flips(p, o, sq);
+        if f != 0 {
+            return 2 * (p.count_ones() + f.count_ones() + 1) as i32 - 64;
+        }
+        let g = flips(o, p, sq);
+        if g != 0 {
+            return 64 - 2 * (o.count_ones() + g.count_ones() + 1) as i32;
+        }
+        // Neither side can fill it: 63 discs, the odd difference plus the empty.
+        let d = 2 * p.count_ones() as i32 - 63;
+        if d > 0 {
+            d + 1
+        } else {
+            d - 1
+        }
+    }
+}
+
+/// A small fixed-capacity list of moves with sort keys (no allocation).
+struct MoveList {
+    sq: [u8; 32],
+    key: [i32; 32],
+    len: usize,
+}
+
+impl MoveList {
+    fn new() -> Self {
+        MoveList {
+            sq: [0; 32],
+            key: [0; 32],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, sq: u8, key: i32) {
+        self.sq[self.len] = sq;
+        self.key[self.len] = key;
+        self.len += 1;
+    }
+
+    /// Insertion sort by increasing key (stable).
+    fn sort(&mut self) {
+        for i in 1..self.len {
+            let (s, k) = (self.sq[i], self.key[i]);
+            let mut j = i;
+            while j > 0 && self.key[j - 1] > k {
+                self.sq[j] = self.sq[j - 1];
+                self.key[j] = self.key[j - 1];
+                j -= 1;
+            }
+            self.sq[j] = s;
+            self.key[j] = k;
+        }
+    }
+}
+
+/// One solved benchmark position.
+#[derive(Clone, Debug)]
+pub struct BenchLine {
+    /// Position label (e.g. `#40`).
+    pub label: String,
+    /// Empties.
+    pub empties: u32,
+    /// Score found.
+    pub score: i32,
+    /// Best move found.
+    pub best: Option<Move>,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// Time taken.
+    pub elapsed: Duration,
+}
+
+/// Solves each position from scratch (a cleared table each time, as Edax's test runs do)
+/// and times it.
+pub fn bench_positions(positions: &[(String, OthelloState)], table_bits: u32) -> Vec<BenchLine> {
+    let mut solver = Solver::new(table_bits);
+    positions
+        .iter()
+        .map(|(label, s)| {
+            solver.clear();
+            let t = Instant::now();
+            let r = solver.solve(s);
+            BenchLine {
+                label: label.clone(),
+                empties: s.empty_count(),
+                score: r.score,
+                best: r.best,
+                nodes: r.nodes,
+                elapsed: t.elapsed(),
+            }
+        })
+        .collect()
+}
