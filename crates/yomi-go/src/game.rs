@@ -1,0 +1,761 @@
+//! [`GoGame`] (the rules of one board size) and [`GoState`] (a position with its game
+//! record), implementing [`yomi_core::Game`].
+//!
+//! # Rules
+//! Black (player 0) moves first. A move is a point or a pass; two passes in a row end the
+//! game, and so does the move limit ([`Rules::max_moves`], default `3·N²`, scored as the
+//! board stands). Captures as usual; suicide is illegal unless [`Rules::suicide`] is set (then
+//! a chain of two or more stones may remove itself; single-stone suicide stays illegal since
+//! it would only repeat the position). Simple ko always; positional superko
+//! ([`Rules::superko`], on by default): a move may not recreate any earlier board.
+//! Rewards are ±1 by area (Tromp-Taylor) score with komi, 0 for a jigo.
+//!
+//! # Superko history: what is checked where
+//! A state carries the position hashes of its game in two parts: the *record*, shared
+//! through an `Arc` and appended by [`Game::play`] (the checked path that the arena, GTP and
+//! SGF loading use), and a ring of the last [`RECENT`] positions reached by [`Game::apply`]
+//! (the unchecked path searches use), kept inline so that `apply` never allocates. Every
+//! legality test — [`Game::legal_moves`], `play`, and the playout sampler
+//! [`Game::random_move`] — rejects a move whose resulting position is in the record or the
+//! ring. So the real game is checked exactly; inside a search line, repetitions whose cycle
+//! starts more than [`RECENT`] moves below the last `play` are missed (real superko cycles
+//! are 4–12 moves long). In playouts the test costs one hash update, a 16-entry comparison
+//! and one Bloom-filter probe of the record per chosen move.
+//!
+//! Equality and hashing of states cover the board, side to move, ko point, komi, passes,
+//! move number and capture counts — everything the state notation shows — but not the
+//! superko history.
+//!
+//! # Notation
+//! - Moves: GTP vertices `D4`, `pass` (see [`Vertex`]).
+//! - States: rows from the top separated by `/` (`X` black, `O` white, `.` empty), the side
+//!   to move (`b`/`w`), the ko point (a vertex or `-`), komi, then optionally passes in a
+//!   row, moves played and the stones captured by Black and by White:
+//!   `...../...../..X../...../..... w - 7.5 0 1 0 0`.
+
+use std::fmt::Write as _;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use yomi_core::{Game, GameFacts, IllegalMove, NotationError, Rewards, Rng, Turn};
+
+use crate::board::{Board, BLACK, MAX_AREA, MAX_SIZE, MIN_SIZE, WHITE, ZOBRIST};
+use crate::error::{ConfigError, PositionError};
+use crate::vertex::{Color, Vertex, COLUMNS};
+
+/// Positions reached by `apply` that a state remembers inline for superko.
+pub const RECENT: usize = 16;
+
+/// Rule options.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rules {
+    /// Allow suicide of two or more stones (Tromp-Taylor, New Zealand). Default: false.
+    pub suicide: bool,
+    /// Positional superko. Default: true.
+    pub superko: bool,
+    /// Komi of new games, a multiple of 0.5. Default: 7.5.
+    pub komi: f64,
+    /// Moves (passes included) after which the game ends; `None` is `3·N²`.
+    pub max_moves: Option<usize>,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules {
+            suicide: false,
+            superko: true,
+            komi: 7.5,
+            max_moves: None,
+        }
+    }
+}
+
+/// Go on one board size with one rule set.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GoGame {
+    size: usize,
+    rules: Rules,
+    max_moves: usize,
+}
+
+/// Komi in half points, checked.
+pub(crate) fn komi_half_points(komi: f64) -> Result<i16, ConfigError> {
+    let h = komi * 2.0;
+    if !h.is_finite() || h.fract() != 0.0 || h.abs() > 2000.0 {
+        return Err(ConfigError::Komi(komi));
+    }
+    Ok(h as i16)
+}
+
+impl GoGame {
+    /// Go on a `size`×`size` board with the default rules (komi 7.5, superko, no suicide).
+    ///
+    /// # Errors
+    /// [`ConfigError::Size`] outside 2..=19.
+    pub fn new(size: usize) -> Result<Self, ConfigError> {
+        Self::with_rules(size, Rules::default())
+    }
+
+    /// Go with the given rules.
+    ///
+    /// # Errors
+    /// [`ConfigError`] for a size outside 2..=19 or a komi that is not a multiple of 0.5.
+    pub fn with_rules(size: usize, rules: Rules) -> Result<Self, ConfigError> {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+            return Err(ConfigError::Size(size));
+        }
+        komi_half_points(rules.komi)?;
+        let max_moves = rules.max_moves.unwrap_or(3 * size * size).max(1);
+        Ok(GoGame {
+            size,
+            rules,
+            max_moves,
+        })
+    }
+
+    /// The game named `go` (9×9), `go:N`, `go-N`, `go-NxN` or `go:NxN`, default rules.
+    pub fn from_name(name: &str) -> Option<Self> {
+        let n = name.trim().to_ascii_lowercase();
+        if n == "go" {
+            return GoGame::new(9).ok();
+        }
+        let rest = n.strip_prefix("go:").or_else(|| n.strip_prefix("go-"))?;
+        let size = match rest.split_once('x') {
+            Some((a, b)) if a == b => a,
+            Some(_) => return None,
+            None => rest,
+        };
+        GoGame::new(size.parse().ok()?).ok()
+    }
+
+    /// The board size.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The move limit.
+    pub fn max_moves(&self) -> usize {
+        self.max_moves
+    }
+
+    /// The same game with another komi for new states.
+    ///
+    /// # Errors
+    /// [`ConfigError::Komi`] unless komi is a multiple of 0.5.
+    pub fn with_komi(&self, komi: f64) -> Result<Self, ConfigError> {
+        let mut rules = self.rules.clone();
+        rules.komi = komi;
+        GoGame::with_rules(self.size, rules)
+    }
+
+    /// Whether the side to move may play `mv` (pass always, until the game is over).
+    pub fn is_legal(&self, state: &GoState, mv: Vertex) -> bool {
+        if self.turn(state) == Turn::Terminal {
+            return false;
+        }
+        if mv.is_pass() {
+            return true;
+        }
+        let p = mv.index();
+        let b = &state.board;
+        b.on_board(p)
+            && b.is_legal(p, b.to_move(), self.rules.suicide)
+            && !(self.rules.superko && state.repeats(b.hash_after(p)))
+    }
+
+    /// A state set up from a board: the given side to move, no history.
+    pub fn state_from_board(&self, board: Board, komi: f64) -> Result<GoState, ConfigError> {
+        Ok(GoState {
+            board,
+            komi2: komi_half_points(komi)?,
+            passes: 0,
+            moves: 0,
+            recent: [0; RECENT],
+            recent_n: 0,
+            history: Arc::new(History::default()),
+        })
+    }
+
+    /// Reads a move in GTP notation without checking legality.
+    ///
+    /// # Errors
+    /// [`crate::VertexError`] for malformed or off-board vertices.
+    pub fn parse_vertex(&self, text: &str) -> Result<Vertex, crate::VertexError> {
+        Vertex::parse_gtp(text, self.size)
+    }
+
+    /// The state notation's board part and fields, parsed; see the module docs.
+    fn parse_state_inner(&self, text: &str) -> Result<GoState, NotationError> {
+        let t = text.trim();
+        if t.is_empty() {
+            return Err(NotationError::Empty { what: "state" });
+        }
+        let fields: Vec<&str> = t.split_whitespace().collect();
+        if fields.len() != 4 && fields.len() != 8 {
+            return Err(NotationError::syntax(
+                "state",
+                t,
+                "rows/rows side ko komi [passes moves black-captures white-captures], e.g. \
+                 '...../...../...../...../..... b - 7.5'",
+            ));
+        }
+        let invalid = |e: PositionError| NotationError::invalid("state", t, e.to_string());
+        let rows: Vec<&str> = fields[0].split('/').collect();
+        if rows.len() != self.size {
+            return Err(invalid(PositionError::Shape {
+                expected: self.size,
+                found: rows.len(),
+            }));
+        }
+        let mut board = Board::new(self.size);
+        for (r, row) in rows.iter().enumerate() {
+            if row.chars().count() != self.size {
+                return Err(invalid(PositionError::Shape {
+                    expected: self.size,
+                    found: row.chars().count(),
+                }));
+            }
+            let y = self.size - 1 - r;
+            for (x, ch) in row.chars().enumerate() {
+                let c = match ch {
+                    'X' | 'x' => Some(Color::Black),
+                    'O' | 'o' => Some(Color::White),
+                    '.' => None,
+                    other => return Err(invalid(PositionError::BadChar(other))),
+                };
+                if c.is_some() {
+                    board.put_raw(board.index(x, y), c);
+                }
+            }
+        }
+        board.rebuild();
+        if let Some(&p) = board.dead_chains().first() {
+            return Err(invalid(PositionError::NoLiberties(
+                Vertex::from_index(p).to_gtp(self.size),
+            )));
+        }
+        let side = match fields[1] {
+            "b" | "B" => Color::Black,
+            "w" | "W" => Color::White,
+            _ => return Err(NotationError::syntax("state", t, "side to move b or w")),
+        };
+        board.set_to_move(side);
+        if fields[2] != "-" {
+            let v = Vertex::parse_gtp(fields[2], self.size)
+                .map_err(|e| NotationError::syntax("state", t, format!("ko point: {e}")))?;
+            let p = v.index();
+            let ok = !v.is_pass()
+                && board.raw(p) == 0
+                && board
+                    .nbrs(p)
+                    .iter()
+                    .all(|&q| board.raw(q) & (side.opponent() as u8) == side.opponent() as u8);
+            if !ok {
+                return Err(invalid(PositionError::BadKo(fields[2].to_string())));
+            }
+            board.set_ko(p);
+        }
+        let komi: f64 = fields[3]
+            .parse()
+            .map_err(|_| NotationError::syntax("state", t, "komi, a number like 7.5"))?;
+        let komi2 = komi_half_points(komi)
+            .map_err(|e| NotationError::invalid("state", t, e.to_string()))?;
+        let mut nums = [0usize; 4];
+        if fields.len() == 8 {
+            for (i, f) in fields[4..].iter().enumerate() {
+                nums[i] = f.parse().map_err(|_| {
+                    NotationError::syntax("state", t, "passes, moves and captures as numbers")
+                })?;
+            }
+        }
+        if nums[0] > 2 || nums[1] > self.max_moves || nums[2] > 60_000 || nums[3] > 60_000 {
+            return Err(NotationError::invalid(
+                "state",
+                t,
+                format!(
+                    "passes at most 2, moves at most {}, captures at most 60000",
+                    self.max_moves
+                ),
+            ));
+        }
+        board.set_prisoners(nums[2], nums[3]);
+        Ok(GoState {
+            board,
+            komi2,
+            passes: nums[0] as u8,
+            moves: nums[1] as u16,
+            recent: [0; RECENT],
+            recent_n: 0,
+            history: Arc::new(History::default()),
+        })
+    }
+}
+
+/// The superko record: hashes of the positions of the game so far, with a Bloom filter.
+#[derive(Clone, Debug)]
+struct History {
+    hashes: Vec<u64>,
+    bloom: [u64; 64],
+}
+
+impl Default for History {
+    fn default() -> Self {
+        History {
+            hashes: Vec::new(),
+            bloom: [0; 64],
+        }
+    }
+}
+
+impl History {
+    #[inline]
+    fn bit(h: u64) -> (usize, u64) {
+        let b = (h >> 52) as usize; // 12 bits: 4096 filter bits
+        (b >> 6, 1u64 << (b & 63))
+    }
+
+    fn push(&mut self, h: u64) {
+        let (i, m) = Self::bit(h);
+        self.bloom[i] |= m;
+        self.hashes.push(h);
+    }
+
+    #[inline]
+    fn contains(&self, h: u64) -> bool {
+        let (i, m) = Self::bit(h);
+        self.bloom[i] & m != 0 && self.hashes.contains(&h)
+    }
+}
+
+/// A Go position with its komi, pass count, move number and superko history.
+#[derive(Clone)]
+pub struct GoState {
+    pub(crate) board: Board,
+    komi2: i16,
+    passes: u8,
+    moves: u16,
+    recent: [u64; RECENT],
+    recent_n: u32,
+    history: Arc<History>,
+}
+
+impl GoState {
+    /// The board.
+    #[inline]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn to_move(&self) -> Color {
+        self.board.to_move()
+    }
+
+    /// Komi (points given to White).
+    pub fn komi(&self) -> f64 {
+        self.komi2 as f64 / 2.0
+    }
+
+    /// Changes komi.
+    ///
+    /// # Errors
+    /// [`ConfigError::Komi`] unless komi is a multiple of 0.5.
+    pub fn set_komi(&mut self, komi: f64) -> Result<(), ConfigError> {
+        self.komi2 = komi_half_points(komi)?;
+        Ok(())
+    }
+
+    /// Passes in a row just played.
+    pub fn passes(&self) -> usize {
+        self.passes as usize
+    }
+
+    /// Moves played (passes included).
+    pub fn move_number(&self) -> usize {
+        self.moves as usize
+    }
+
+    /// Positions in the superko record (moves made with `play`).
+    pub fn record_len(&self) -> usize {
+        self.history.hashes.len()
+    }
+
+    /// Black's area minus White's, minus komi (Tromp-Taylor, the board as it stands).
+    pub fn area_score(&self) -> f64 {
+        self.board.area_score() as f64 - self.komi()
+    }
+
+    /// True when a position with hash `h` occurred earlier in this game (record or ring).
+    #[inline]
+    pub fn repeats(&self, h: u64) -> bool {
+        self.recent.contains(&h) || self.history.contains(h)
+    }
+
+    #[inline]
+    fn remember(&mut self, h: u64) {
+        self.recent[(self.recent_n as usize) % RECENT] = h;
+        self.recent_n += 1;
+    }
+
+    /// Moves the ring's positions into the shared record.
+    fn commit(&mut self) {
+        if self.recent_n == 0 {
+            return;
+        }
+        let n = self.recent_n as usize;
+        let start = n.saturating_sub(RECENT);
+        let h = Arc::make_mut(&mut self.history);
+        for i in start..n {
+            h.push(self.recent[i % RECENT]);
+        }
+        self.recent = [0; RECENT];
+        self.recent_n = 0;
+    }
+
+    /// The same position with colours reversed (Black's stones become White's and the
+    /// other side is to move; komi and captures change sign and sides): the negative Ḡ of
+    /// combinatorial game theory. The history is dropped.
+    pub fn reversed(&self) -> GoState {
+        let size = self.board.size();
+        let mut b = Board::new(size);
+        for y in 0..size {
+            for x in 0..size {
+                let p = b.index(x, y);
+                b.put_raw(p, self.board.stone(p).map(Color::opponent));
+            }
+        }
+        b.rebuild();
+        b.set_to_move(self.to_move().opponent());
+        if let Some(k) = self.board.ko() {
+            b.set_ko(k);
+        }
+        b.set_prisoners(
+            self.board.prisoners(Color::White),
+            self.board.prisoners(Color::Black),
+        );
+        GoState {
+            board: b,
+            komi2: -self.komi2,
+            passes: self.passes,
+            moves: self.moves,
+            recent: [0; RECENT],
+            recent_n: 0,
+            history: Arc::new(History::default()),
+        }
+    }
+
+    /// A random light-playout move for the side to move: uniform over the legal points that
+    /// are not the mover's own single-point eyes, pass when there is none. Tries random
+    /// empty points first and lists the candidates into `buf` only when eight tries fail.
+    #[inline]
+    pub fn random_playout_move(
+        &self,
+        rules: &Rules,
+        rng: &mut Rng,
+        buf: &mut Vec<Vertex>,
+    ) -> Vertex {
+        let b = &self.board;
+        let c = b.to_move();
+        let empties = b.empty_points();
+        let n = empties.len();
+        if n == 0 {
+            return Vertex::PASS;
+        }
+        let ok = |p: usize| b.playout_candidate(p, c, rules.suicide);
+        // Superko is tested only on the move about to be returned.
+        let fresh = |p: usize| !rules.superko || !self.repeats(b.hash_after(p));
+        for _ in 0..8 {
+            let p = empties[rng.below(n)] as usize;
+            if ok(p) && fresh(p) {
+                return Vertex::from_index(p);
+            }
+        }
+        buf.clear();
+        for &p in empties {
+            if ok(p as usize) {
+                buf.push(Vertex::from_index(p as usize));
+            }
+        }
+        while !buf.is_empty() {
+            let i = rng.below(buf.len());
+            if fresh(buf[i].index()) {
+                return buf[i];
+            }
+            buf.swap_remove(i);
+        }
+        Vertex::PASS
+    }
+
+    /// Plays `mv` without any legality check (the [`Game::apply`] fast path).
+    #[inline]
+    pub fn apply_unchecked(&mut self, mv: Vertex) {
+        if mv.is_pass() {
+            self.board.pass();
+            self.passes = self.passes.saturating_add(1).min(2);
+        } else {
+            self.remember(self.board.hash());
+            self.board.play(mv.index());
+            self.passes = 0;
+        }
+        self.moves = self.moves.saturating_add(1);
+    }
+}
+
+impl PartialEq for GoState {
+    fn eq(&self, other: &Self) -> bool {
+        self.board.same_position(&other.board)
+            && self.komi2 == other.komi2
+            && self.passes == other.passes
+            && self.moves == other.moves
+            && self.board.prisoners(Color::Black) == other.board.prisoners(Color::Black)
+            && self.board.prisoners(Color::White) == other.board.prisoners(Color::White)
+    }
+}
+
+impl Eq for GoState {}
+
+impl Hash for GoState {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.board.hash().hash(state);
+        (self.board.to_move() as u8).hash(state);
+        self.board.ko().hash(state);
+        self.komi2.hash(state);
+        self.passes.hash(state);
+        self.moves.hash(state);
+        self.board.prisoners(Color::Black).hash(state);
+        self.board.prisoners(Color::White).hash(state);
+    }
+}
+
+impl std::fmt::Debug for GoState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "GoState({})", format_state(self))
+    }
+}
+
+fn format_komi(komi2: i16) -> String {
+    if komi2 % 2 == 0 {
+        format!("{}", komi2 / 2)
+    } else {
+        format!("{}", komi2 as f64 / 2.0)
+    }
+}
+
+fn format_state(s: &GoState) -> String {
+    let b = &s.board;
+    format!(
+        "{} {} {} {} {} {} {} {}",
+        b.rows_string(),
+        if b.to_move() == Color::Black {
+            'b'
+        } else {
+            'w'
+        },
+        b.ko()
+            .map_or("-".to_string(), |k| Vertex::from_index(k).to_gtp(b.size())),
+        format_komi(s.komi2),
+        s.passes,
+        s.moves,
+        b.prisoners(Color::Black),
+        b.prisoners(Color::White)
+    )
+}
+
+impl Game for GoGame {
+    type State = GoState;
+    type Move = Vertex;
+
+    fn facts(&self) -> GameFacts {
+        GameFacts::two_player_zero_sum(
+            &format!("go-{}x{}", self.size, self.size),
+            ["black", "white"],
+            self.max_moves,
+        )
+    }
+
+    fn initial_state(&self) -> GoState {
+        GoState {
+            board: Board::new(self.size),
+            komi2: komi_half_points(self.rules.komi).unwrap_or(15),
+            passes: 0,
+            moves: 0,
+            recent: [0; RECENT],
+            recent_n: 0,
+            history: Arc::new(History::default()),
+        }
+    }
+
+    #[inline]
+    fn turn(&self, state: &GoState) -> Turn {
+        if state.passes >= 2 || state.moves as usize >= self.max_moves {
+            Turn::Terminal
+        } else {
+            Turn::Player(state.board.to_move().player())
+        }
+    }
+
+    fn legal_moves(&self, state: &GoState, out: &mut Vec<Vertex>) {
+        out.clear();
+        if self.turn(state) == Turn::Terminal {
+            return;
+        }
+        let b = &state.board;
+        let c = b.to_move();
+        for y in 0..self.size {
+            for x in 0..self.size {
+                let p = b.index(x, y);
+                if b.is_legal(p, c, self.rules.suicide)
+                    && !(self.rules.superko && state.repeats(b.hash_after(p)))
+                {
+                    out.push(Vertex::from_index(p));
+                }
+            }
+        }
+        out.push(Vertex::PASS);
+    }
+
+    #[inline]
+    fn apply(&self, state: &mut GoState, mv: Vertex) {
+        state.apply_unchecked(mv);
+    }
+
+    #[inline]
+    fn returns(&self, state: &GoState) -> Rewards {
+        let s = state.board.area_score() * 2 - state.komi2 as i32;
+        Rewards::zero_sum(s.signum() as f64)
+    }
+
+    fn format_move(&self, _: &GoState, mv: Vertex) -> String {
+        mv.to_gtp(self.size)
+    }
+
+    fn parse_move(&self, state: &GoState, text: &str) -> Result<Vertex, NotationError> {
+        let v = Vertex::parse_gtp(text, self.size).map_err(|e| match e {
+            crate::VertexError::Empty => NotationError::Empty { what: "move" },
+            other => NotationError::syntax("move", text, other.to_string()),
+        })?;
+        if !self.is_legal(state, v) {
+            let reason = if self.turn(state) == Turn::Terminal {
+                "the game is over".to_string()
+            } else if state.board.stone(v.index()).is_some() {
+                "the point is occupied".to_string()
+            } else if state.board.ko() == Some(v.index()) {
+                "it retakes a ko".to_string()
+            } else if !state
+                .board
+                .is_legal(v.index(), state.to_move(), self.rules.suicide)
+            {
+                "it is suicide".to_string()
+            } else {
+                "it repeats an earlier position (superko)".to_string()
+            };
+            return Err(NotationError::illegal(text, reason));
+        }
+        Ok(v)
+    }
+
+    fn format_state(&self, state: &GoState) -> String {
+        format_state(state)
+    }
+
+    fn parse_state(&self, text: &str) -> Result<GoState, NotationError> {
+        self.parse_state_inner(text)
+    }
+
+    fn render(&self, state: &GoState) -> String {
+        let b = &state.board;
+        let n = self.size;
+        let mut s = String::new();
+        let letters: String = COLUMNS[..n]
+            .iter()
+            .map(|&c| format!(" {}", c as char))
+            .collect();
+        let _ = writeln!(s, "   {letters}");
+        for y in (0..n).rev() {
+            let _ = write!(s, "{:>2} ", y + 1);
+            for x in 0..n {
+                let p = b.index(x, y);
+                let ch = match b.stone(p) {
+                    Some(Color::Black) => 'X',
+                    Some(Color::White) => 'O',
+                    None if b.ko() == Some(p) => '*',
+                    None => '.',
+                };
+                let _ = write!(s, " {ch}");
+            }
+            let _ = writeln!(s, " {:<2}", y + 1);
+        }
+        let _ = writeln!(s, "   {letters}");
+        let _ = write!(
+            s,
+            "{} to move, komi {}, captures B {} W {}, move {}",
+            b.to_move(),
+            format_komi(state.komi2),
+            b.prisoners(Color::Black),
+            b.prisoners(Color::White),
+            state.moves
+        );
+        s
+    }
+
+    #[inline]
+    fn hash(&self, state: &GoState) -> u64 {
+        let b = &state.board;
+        let mut h = b.hash() ^ ZOBRIST[0][b.ko().unwrap_or(0)];
+        if b.to_move() == Color::White {
+            h ^= ZOBRIST[0][MAX_AREA - 1];
+        }
+        h ^ (state.passes as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ (state.moves as u64)
+                .wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+                .rotate_left(17)
+            ^ (state.komi2 as u64)
+                .wrapping_mul(0x1656_67B1_9E37_79F9)
+                .rotate_left(31)
+            ^ ((b.prisoners(Color::Black) as u64) << 40 | (b.prisoners(Color::White) as u64) << 20)
+    }
+
+    #[inline]
+    fn random_move(&self, state: &GoState, rng: &mut Rng, buf: &mut Vec<Vertex>) -> Option<Vertex> {
+        if self.turn(state) == Turn::Terminal {
+            return None;
+        }
+        Some(state.random_playout_move(&self.rules, rng, buf))
+    }
+
+    fn play(&self, state: &mut GoState, mv: Vertex) -> Result<(), IllegalMove> {
+        if !self.is_legal(state, mv) {
+            let player = match self.turn(state) {
+                Turn::Player(p) => self.facts().player_name(p),
+                _ => "nobody (game over)".to_string(),
+            };
+            return Err(IllegalMove {
+                mv: mv.to_gtp(self.size),
+                player,
+            });
+        }
+        state.apply_unchecked(mv);
+        state.commit();
+        Ok(())
+    }
+}
+
+impl Board {
+    /// Sets the colour code at `p` without rebuilding (set-up helper).
+    pub(crate) fn put_raw(&mut self, p: usize, c: Option<Color>) {
+        if self.on_board(p) {
+            self.set_raw(p, c.map_or(0, |c| c as u8));
+        }
+    }
+}
+
+#[allow(dead_code)]
+const _: () = {
+    assert!(BLACK == Color::Black as u8 && WHITE == Color::White as u8);
+};
