@@ -298,18 +298,28 @@ impl Tubstap {
             if !want_moves {
                 return;
             }
-        } else if !want_moves {
-            // Direct units: no enemy within move points + 1 means no attack (cheap filter).
-            let reach = kind.move_points() as u32 + 1;
-            let near = (0..inner.n).any(|t| {
+        }
+        // Enemy positions, for attacks only: a cell whose nearest enemy is farther than its
+        // remaining points + 1 leads to no attack square and is not expanded.
+        let mut foes = [(0u8, 0u8); MAX_UNITS];
+        let mut nfoes = 0;
+        if !want_moves {
+            for t in 0..inner.n {
                 let e = &state.units[t];
-                e.hp > 0
-                    && inner.teams[t] as usize == enemy
-                    && (e.x.abs_diff(u.x) as u32 + e.y.abs_diff(u.y) as u32) <= reach
-            });
-            if !near {
-                return;
+                if e.hp > 0 && inner.teams[t] as usize == enemy {
+                    foes[nfoes] = (e.x, e.y);
+                    nfoes += 1;
+                }
             }
+        }
+        let foes = &foes[..nfoes];
+        let too_far = |c: usize, rest: usize| -> bool {
+            let (x, y) = ((c % w) as i32, (c / w) as i32);
+            foes.iter()
+                .all(|&(ex, ey)| (ex as i32 - x).abs() + (ey as i32 - y).abs() > rest as i32 + 1)
+        };
+        if !want_moves && too_far(self.cell(u.x, u.y), kind.move_points() as usize) {
+            return;
         }
         let cost = &inner.cost[kind.index()];
         let start = self.cell(u.x, u.y);
@@ -662,7 +672,8 @@ impl Tubstap {
                 return Err(format!("unit {i} has {} HP (most is 10)", u.hp));
             }
             let t = self.terrain(u.x, u.y);
-            if self.kind(i).cost(t).is_none() {
+            let start = &self.inner.map.units[i];
+            if self.kind(i).cost(t).is_none() && (start.x, start.y) != (u.x, u.y) {
                 return Err(format!(
                     "unit {i} ({}) cannot stand on {} at {},{}",
                     self.kind(i),

@@ -8,14 +8,22 @@
 //! consecutive moves.
 #![warn(missing_docs)]
 
+pub mod bench;
+pub mod eval;
 pub mod game;
 pub mod map;
 pub mod maps;
 pub mod notation;
+pub mod policy;
+pub mod registry;
 pub mod rules;
+pub mod search;
 pub mod state;
 
+pub use eval::{g, HpEvaluator};
 pub use game::{team_name, Tubstap};
 pub use map::{MapError, TbsMap, UnitPlacement};
+pub use policy::{AttackFirst, TurnRollout};
+pub use registry::registry;
 pub use rules::{combat, damage, Terrain, UnitKind};
 pub use state::{TbsMove, TbsState, UnitAction, UnitState};

@@ -11,7 +11,8 @@
 //! row y = 0..h-1 with terrain codes 0..6. The border ring must be 0 (no entry).
 //!
 //! `UNITNUMRED`/`UNITNUMBLUE` are the platform's unit capacities; a map may place fewer
-//! units (see [`TbsMap::warnings`]) but never more.
+//! units (see [`TbsMap::warnings`]) but never more. As on the platform, a unit may start on
+//! terrain it cannot enter (it may leave, never return); [`TbsMap::warnings`] lists those.
 
 use std::fmt;
 use std::str::FromStr;
@@ -168,10 +169,22 @@ impl TbsMap {
         self.validate_with(&self.canonical_lines())
     }
 
-    /// Things the platform accepts but that look unintended (declared unit counts that
-    /// differ from the units placed).
+    /// Things the platform accepts but that look unintended: units starting on terrain they
+    /// cannot enter, declared unit counts that differ from the units placed.
     pub fn warnings(&self) -> Vec<String> {
         let mut w = Vec::new();
+        for (i, u) in self.units.iter().enumerate() {
+            let t = self.terrain_at(u.x as usize, u.y as usize);
+            if u.kind.cost(t).is_none() {
+                w.push(format!(
+                    "unit #{i} ({}) starts on {} at {},{}, which it cannot enter",
+                    u.kind,
+                    t.name(),
+                    u.x,
+                    u.y
+                ));
+            }
+        }
         for (team, declared, name) in [
             (0u8, self.declared_red, "UNITNUMRED"),
             (1u8, self.declared_blue, "UNITNUMBLUE"),
@@ -313,14 +326,6 @@ impl TbsMap {
                     u.hp.to_string(),
                     "HP from 1 to 10",
                 ));
-            }
-            let t = self.terrain_at(x, y);
-            if u.kind.cost(t).is_none() {
-                return Err(MapError::Invalid {
-                    line,
-                    field,
-                    reason: format!("a {} cannot stand on {} at {x},{y}", u.kind, t.name()),
-                });
             }
             if let Some(j) = self.units[..i]
                 .iter()
