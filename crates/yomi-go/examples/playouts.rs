@@ -1,6 +1,6 @@
 //! Light-playout speed: random games from the empty board to two passes (uniform over legal
 //! points that are not own single-point eyes), one thread, as libEGO measures it; plus plain
-//! UCT iterations per second through core's bench.
+//! UCT iterations per second through core's bench, and difference-game (two-board) playouts.
 //!
 //! `cargo run --release -p yomi-go --example playouts -- [size] [seconds]`
 

@@ -178,6 +178,8 @@ impl GoGame {
             recent: [0; RECENT],
             recent_n: 0,
             history: Arc::new(History::default()),
+            line_len: 0,
+            line_first: Vertex::PASS,
         })
     }
 
@@ -292,6 +294,8 @@ impl GoGame {
             recent: [0; RECENT],
             recent_n: 0,
             history: Arc::new(History::default()),
+            line_len: 0,
+            line_first: Vertex::PASS,
         })
     }
 }
@@ -342,9 +346,20 @@ pub struct GoState {
     recent: [u64; RECENT],
     recent_n: u32,
     history: Arc<History>,
+    /// Moves applied since the last `play` (the current search line) and the first of them.
+    line_len: u16,
+    line_first: Vertex,
 }
 
 impl GoState {
+    /// The first move of the current search line: the first move applied with
+    /// [`Game::apply`] since the last [`Game::play`] (the search root's move on this line),
+    /// if any.
+    #[inline]
+    pub fn line_first_move(&self) -> Option<Vertex> {
+        (self.line_len > 0).then_some(self.line_first)
+    }
+
     /// The board.
     #[inline]
     pub fn board(&self) -> &Board {
@@ -381,6 +396,18 @@ impl GoState {
         self.moves as usize
     }
 
+    /// Starts a new search line here: [`GoState::line_first_move`] will report the next
+    /// move applied.
+    pub fn begin_line(&mut self) {
+        self.line_len = 0;
+    }
+
+    /// Clears the pass count so that a game ended by two passes can go on (GTP controllers
+    /// may keep playing after passes).
+    pub fn reopen(&mut self) {
+        self.passes = 0;
+    }
+
     /// Positions in the superko record (moves made with `play`).
     pub fn record_len(&self) -> usize {
         self.history.hashes.len()
@@ -405,6 +432,7 @@ impl GoState {
 
     /// Moves the ring's positions into the shared record.
     fn commit(&mut self) {
+        self.line_len = 0;
         if self.recent_n == 0 {
             return;
         }
@@ -416,6 +444,7 @@ impl GoState {
         }
         self.recent = [0; RECENT];
         self.recent_n = 0;
+        self.line_len = 0;
     }
 
     /// The same position with colours reversed (Black's stones become White's and the
@@ -447,6 +476,8 @@ impl GoState {
             recent: [0; RECENT],
             recent_n: 0,
             history: Arc::new(History::default()),
+            line_len: 0,
+            line_first: Vertex::PASS,
         }
     }
 
@@ -495,6 +526,10 @@ impl GoState {
     /// Plays `mv` without any legality check (the [`Game::apply`] fast path).
     #[inline]
     pub fn apply_unchecked(&mut self, mv: Vertex) {
+        if self.line_len == 0 {
+            self.line_first = mv;
+        }
+        self.line_len = self.line_len.saturating_add(1);
         if mv.is_pass() {
             self.board.pass();
             self.passes = self.passes.saturating_add(1).min(2);
@@ -588,6 +623,8 @@ impl Game for GoGame {
             recent: [0; RECENT],
             recent_n: 0,
             history: Arc::new(History::default()),
+            line_len: 0,
+            line_first: Vertex::PASS,
         }
     }
 

@@ -19,14 +19,18 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod agents;
 pub mod bench;
 pub mod board;
+pub mod diff;
 pub mod error;
 pub mod game;
+pub mod gtp;
 pub mod score;
 pub mod sgf;
 pub mod vertex;
 
+pub use agents::registry;
 pub use board::{Board, MAX_SIZE, MIN_SIZE};
 pub use error::{ConfigError, PositionError, SgfError, VertexError};
 pub use game::{GoGame, GoState, Rules, RECENT};

@@ -6,7 +6,7 @@
 //! (captured stones and dead stones). Seki needs no special case under area scoring; under
 //! territory scoring an eye inside a seki is counted as territory (a known simplification).
 
-use yomi_core::{Game, Rng};
+use yomi_core::Rng;
 
 use crate::board::{Board, MAX_AREA};
 use crate::game::{GoGame, GoState};
@@ -23,17 +23,25 @@ pub enum Scoring {
 }
 
 /// Ownership statistics from random playouts: for every point, the fraction of playouts in
-/// which Black owned it at the end minus the fraction for White (−1..1).
+/// which Black owned it at the end minus the fraction for White (−1..1). Playouts start from
+/// `state` even when two passes ended the game, and run to two passes in a row (or `3·N²`
+/// moves).
 pub fn ownership(game: &GoGame, state: &GoState, playouts: usize, seed: u64) -> [f32; MAX_AREA] {
     let mut sum = [0i32; MAX_AREA];
     let mut own = [0u8; MAX_AREA];
     let mut rng = Rng::seed_from_u64(seed);
     let mut buf = Vec::new();
     let n = playouts.max(1);
+    let limit = 3 * game.size() * game.size();
     for _ in 0..n {
         let mut s = state.clone();
-        while let Some(mv) = game.random_move(&s, &mut rng, &mut buf) {
-            game.apply(&mut s, mv);
+        s.reopen();
+        let (mut passes, mut moves) = (0, 0);
+        while passes < 2 && moves < limit {
+            let mv = s.random_playout_move(game.rules(), &mut rng, &mut buf);
+            s.apply_unchecked(mv);
+            passes = if mv.is_pass() { passes + 1 } else { 0 };
+            moves += 1;
         }
         s.board().owners(&mut own);
         for (t, &o) in sum.iter_mut().zip(own.iter()) {

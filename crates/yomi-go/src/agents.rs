@@ -1,0 +1,14 @@
+//! The agent registry for Go: core's agents (`mcts` is plain UCT with light playouts through
+//! [`yomi_core::Game::random_move`]) and Go's own.
+
+use yomi_core::registry::AgentRegistry;
+
+use crate::game::GoGame;
+
+/// Agents for Go: `random`, `human`, `mcts`, `flatmc`, `alphabeta` from core, plus
+/// `diffmcts` (MCTS with difference-game playouts, see [`crate::diff`]).
+pub fn registry() -> AgentRegistry<GoGame> {
+    let mut r = AgentRegistry::with_core_agents();
+    crate::diff::register(&mut r);
+    r
+}

@@ -1,0 +1,277 @@
+//! Difference-game playouts (Nakamura and Ishida, GPW 2015): MCTS over the real position G
+//! whose playouts are played on G together with Ḡ, the colour-reversed search root.
+//!
+//! The tree searches G as usual. At a leaf, [`DiffPlayout`] plays one light playout on the
+//! sum G_leaf + Ḡ_root:
+//! 1. Ḡ is the search root with colours reversed ([`GoState::reversed`]): G + Ḡ = 0.
+//! 2. The player to move picks a board and plays there; candidates are the light-playout
+//!    moves of both boards (a board is drawn with probability proportional to its empty
+//!    points, the other is tried when it has no move), pass only when neither board has one.
+//! 3. The first player's first move is in G: it is the tree's move at the root.
+//! 4. If the second player is the first to play in Ḡ, the mirror of the root move (the same
+//!    point in Ḡ) is forbidden for that move.
+//! 5. Each board keeps its own ko point, valid only for the next move of the sum game; two
+//!    passes in a row end the sum game (a pass is a pass on both boards).
+//! 6. The result is the sign of the summed area scores, Black's view: komi cancels.
+//!
+//! So a playout judges whether the root move is bigger than the root player's alternatives,
+//! which is what endgame (yose) play needs when every move wins or every move loses.
+//!
+//! The search root must be known to the playouts, and core's [`LeafEvaluator`] sees only the
+//! leaf, so [`DiffMctsAgent`] builds a fresh core [`Mcts`] with a `DiffPlayout` holding Ḡ for
+//! every move (no tree reuse between moves). The root move of a line is read from the leaf
+//! with [`GoState::line_first_move`].
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use yomi_core::bench::Figure;
+use yomi_core::registry::AgentRegistry;
+use yomi_core::rng::derive_seed;
+use yomi_core::search::mcts::{LeafEvaluator, Mcts, MctsParams, NoExpander, Ucb1};
+use yomi_core::search::Budget;
+use yomi_core::spec::{ParamDoc, SpecError};
+use yomi_core::{Agent, AgentError, Game, Player, Rewards, Rng};
+
+use crate::game::{GoGame, GoState};
+use crate::vertex::{Color, Vertex};
+
+/// The difference-game playout; see the [module docs](self).
+#[derive(Clone, Debug)]
+pub struct DiffPlayout {
+    /// Ḡ: the search root with colours reversed.
+    pub reversed_root: Arc<GoState>,
+    /// The colour to move at the search root (the first player).
+    pub first_player: Color,
+}
+
+impl DiffPlayout {
+    /// The playout for searches from `root`.
+    pub fn new(root: &GoState) -> Self {
+        DiffPlayout {
+            reversed_root: Arc::new(root.reversed()),
+            first_player: root.to_move(),
+        }
+    }
+
+    /// Plays the sum game from `g` (the leaf) and the stored Ḡ; returns Black's summed area
+    /// lead (komi cancels) and the number of moves played.
+    pub fn play_sum(
+        &self,
+        game: &GoGame,
+        g: &mut GoState,
+        rng: &mut Rng,
+        buf: &mut Vec<Vertex>,
+    ) -> (i32, usize) {
+        let mut gb: GoState = (*self.reversed_root).clone();
+        let rules = game.rules();
+        let mirror = g.line_first_move().filter(|v| !v.is_pass());
+        let mut gbar_fresh = true;
+        let mut mover = g.to_move();
+        let mut passes = g.passes().min(1);
+        let limit = 2 * game.max_moves();
+        let mut moves = 0;
+        while passes < 2 && moves < limit {
+            let ng = g.board().empty_points().len();
+            let nb = gb.board().empty_points().len();
+            let first_g = ng + nb == 0 || rng.below(ng + nb) < ng;
+            let mut chosen = None;
+            for in_g in [first_g, !first_g] {
+                let board: &mut GoState = if in_g { &mut *g } else { &mut gb };
+                if board.to_move() != mover {
+                    board.board.set_to_move(mover);
+                }
+                let mut mv = board.random_playout_move(rules, rng, buf);
+                if !in_g && gbar_fresh && mover != self.first_player && Some(mv) == mirror {
+                    // The mirror reply is forbidden: draw again without it.
+                    let m = mv;
+                    buf.retain(|&v| v != m);
+                    mv = rng.choose(buf).copied().unwrap_or(Vertex::PASS);
+                    if mv == m {
+                        mv = Vertex::PASS;
+                    }
+                }
+                if !mv.is_pass() {
+                    chosen = Some((in_g, mv));
+                    break;
+                }
+            }
+            match chosen {
+                Some((in_g, mv)) => {
+                    if in_g {
+                        g.apply_unchecked(mv);
+                    } else {
+                        gb.apply_unchecked(mv);
+                        gbar_fresh = false;
+                    }
+                    passes = 0;
+                }
+                None => passes += 1,
+            }
+            mover = mover.opponent();
+            moves += 1;
+        }
+        (g.board().area_score() + gb.board().area_score(), moves)
+    }
+}
+
+impl LeafEvaluator<GoGame> for DiffPlayout {
+    fn evaluate(
+        &mut self,
+        game: &GoGame,
+        state: &mut GoState,
+        rng: &mut Rng,
+        buf: &mut Vec<Vertex>,
+    ) -> Rewards {
+        let (lead, _) = self.play_sum(game, state, rng, buf);
+        Rewards::zero_sum(lead.signum() as f64)
+    }
+}
+
+/// MCTS (UCB1 tree over G) with difference-game playouts; a fresh search per move.
+pub struct DiffMctsAgent {
+    params: MctsParams,
+    c: f64,
+    seed: u64,
+    moves: u64,
+    name: String,
+}
+
+impl DiffMctsAgent {
+    /// An agent searching with `params` and exploration constant `c`.
+    pub fn new(params: MctsParams, c: f64, seed: u64, name: String) -> Self {
+        DiffMctsAgent {
+            params,
+            c,
+            seed,
+            moves: 0,
+            name,
+        }
+    }
+
+    /// The core search this agent runs from `root`.
+    pub fn search(&mut self, root: &GoState) -> Mcts<GoGame, Ucb1, DiffPlayout, NoExpander> {
+        self.moves += 1;
+        Mcts::new(
+            self.params.clone(),
+            Ucb1 { c: self.c },
+            DiffPlayout::new(root),
+            NoExpander,
+            derive_seed(self.seed, self.moves),
+        )
+    }
+}
+
+impl Agent<GoGame> for DiffMctsAgent {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn select_move(
+        &mut self,
+        game: &GoGame,
+        state: &GoState,
+        player: Player,
+    ) -> Result<Vertex, AgentError> {
+        let mut root = state.clone();
+        root.begin_line();
+        let mut m = self.search(&root);
+        let r = m.search_for(game, &root, player);
+        m.choose(&r)
+            .ok_or_else(|| AgentError::NoMove(format!("{player} has no legal move")))
+    }
+}
+
+const DIFF_PARAMS: &[ParamDoc] = &[
+    ParamDoc {
+        key: "iters",
+        default: "10000",
+        help: "iterations (difference-game playouts) per move",
+    },
+    ParamDoc {
+        key: "time",
+        default: "-",
+        help: "seconds per move (with iters: whichever ends first)",
+    },
+    ParamDoc {
+        key: "c",
+        default: "0.7071",
+        help: "UCB1 exploration constant (rewards in [0,1])",
+    },
+    ParamDoc {
+        key: "threads",
+        default: "1",
+        help: "worker threads (root parallelism)",
+    },
+];
+
+/// Registers `diffmcts` in `r`.
+pub fn register(r: &mut AgentRegistry<GoGame>) {
+    r.register(
+        "diffmcts",
+        "MCTS whose playouts play the position plus its colour reversal (difference game), judged by the summed score",
+        DIFF_PARAMS.to_vec(),
+        Arc::new(|_, _, p, seed| {
+            let name = p.spec().to_string();
+            let iters: u64 = p.get("iters", 10_000, "a positive integer")?;
+            let time: Option<f64> = p.get_opt("time", "seconds")?;
+            let c: f64 = p.get("c", std::f64::consts::FRAC_1_SQRT_2, "a number")?;
+            let threads: usize = p.get("threads", 1, "a positive integer")?;
+            let bad_c = c.is_nan() || c < 0.0;
+            let bad_time = time.is_some_and(|t| t.is_nan() || t <= 0.0);
+            if iters == 0 || threads == 0 || bad_c || bad_time {
+                return Err(SpecError::BadValue {
+                    agent: "diffmcts".into(),
+                    key: "iters/threads/c/time".into(),
+                    value: format!("{iters}/{threads}/{c}/{time:?}"),
+                    expected: "positive iters, threads and time, c >= 0".into(),
+                });
+            }
+            let params = MctsParams {
+                budget: Budget {
+                    iterations: Some(iters),
+                    time: time.map(Duration::from_secs_f64),
+                },
+                threads,
+                reuse_tree: false,
+                ..MctsParams::default()
+            };
+            Ok(Box::new(DiffMctsAgent::new(params, c, seed, name)))
+        }),
+    );
+}
+
+/// Two-board playouts per second from `state` (G plus its reversal, the difference-game
+/// playout) for at least `min_time` on one thread.
+pub fn diff_playouts(game: &GoGame, state: &GoState, min_time: Duration, seed: u64) -> Figure {
+    let cpu0 = crate::bench::thread_cpu_seconds();
+    let start = Instant::now();
+    let playout = DiffPlayout::new(state);
+    let mut rng = Rng::seed_from_u64(seed);
+    let mut buf = Vec::with_capacity(400);
+    let mut n = 0u64;
+    let mut moves = 0usize;
+    loop {
+        let mut g = state.clone();
+        let (lead, m) = playout.play_sum(game, &mut g, &mut rng, &mut buf);
+        std::hint::black_box(lead);
+        moves += m;
+        n += 1;
+        if n % 64 == 0 && start.elapsed() >= min_time {
+            break;
+        }
+    }
+    let secs = match (cpu0, crate::bench::thread_cpu_seconds()) {
+        (Some(a), Some(b)) if b > a => b - a,
+        _ => start.elapsed().as_secs_f64(),
+    };
+    Figure {
+        what: format!(
+            "{} difference-game (two-board) playouts ({:.1} moves each)",
+            game.facts().name,
+            moves as f64 / n as f64
+        ),
+        value: n as f64 / secs,
+        unit: "playouts/s",
+    }
+}

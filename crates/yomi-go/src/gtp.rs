@@ -1,0 +1,514 @@
+//! A GTP version 2 engine that reads commands from any `BufRead` and writes responses to any
+//! `Write`, so tests drive it in-process and `yomi go gtp` runs it on stdin/stdout.
+//!
+//! Commands: `protocol_version`, `name`, `version`, `known_command`, `list_commands`,
+//! `quit`, `boardsize`, `clear_board`, `komi`, `play`, `genmove`, `undo`, `showboard`,
+//! `final_score`, `final_status_list`, `time_settings`, `time_left`, `loadsgf`, plus
+//! `yomi-analyze` (the search's root statistics for the side to move). Errors are answered
+//! `? message`; ids are echoed. Input never stops the engine except `quit` and end of input.
+//!
+//! `genmove` asks the configured agent (any spec of [`crate::agents::registry`], by default
+//! plain UCT). It passes only when the position as it stands already wins for the mover by
+//! area count (Tromp-Taylor, no dead-stone removal) or nothing but eye-filling is left:
+//! otherwise it plays the best non-pass move, which removes dead stones before the end so
+//! that both programs count the same board. `final_score` and `final_status_list` mark dead
+//! stones by Monte Carlo ownership ([`crate::score::dead_stones`]); `seki` lists are empty.
+
+use std::io::{BufRead, Write};
+
+use yomi_core::registry::AgentRegistry;
+use yomi_core::search::mcts::{Mcts, MctsParams};
+use yomi_core::search::Budget;
+use yomi_core::{Agent, Game, Turn};
+
+use crate::game::{GoGame, GoState, Rules};
+use crate::score::{dead_stones, format_score, Count, Scoring};
+use crate::sgf::SgfGame;
+use crate::vertex::{Color, Vertex};
+
+/// The commands this engine knows, as `list_commands` prints them.
+pub const COMMANDS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "undo",
+    "showboard",
+    "final_score",
+    "final_status_list",
+    "time_settings",
+    "time_left",
+    "loadsgf",
+    "yomi-analyze",
+];
+
+/// Settings of a [`GtpEngine`].
+#[derive(Clone, Debug)]
+pub struct GtpConfig {
+    /// The agent spec for `genmove` (see [`crate::agents::registry`]).
+    pub agent: String,
+    /// Seed of every random choice.
+    pub seed: u64,
+    /// How `final_score` counts.
+    pub scoring: Scoring,
+    /// Board size at start.
+    pub size: usize,
+    /// Komi at start.
+    pub komi: f64,
+    /// Playouts for dead-stone marking.
+    pub ownership_playouts: usize,
+}
+
+impl Default for GtpConfig {
+    fn default() -> Self {
+        GtpConfig {
+            agent: "mcts:iters=5000".into(),
+            seed: 1,
+            scoring: Scoring::Area,
+            size: 9,
+            komi: 7.5,
+            ownership_playouts: 400,
+        }
+    }
+}
+
+/// Time settings received from the controller (kept for reference; the agent's budget
+/// comes from its spec).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TimeSettings {
+    /// Main time, seconds.
+    pub main: f64,
+    /// Byo-yomi period, seconds.
+    pub byoyomi: f64,
+    /// Stones per byo-yomi period.
+    pub stones: u32,
+}
+
+/// The engine: a game record with undo and an agent.
+pub struct GtpEngine {
+    cfg: GtpConfig,
+    registry: AgentRegistry<GoGame>,
+    game: GoGame,
+    state: GoState,
+    undo: Vec<GoState>,
+    agent: Box<dyn Agent<GoGame>>,
+    moves_made: u64,
+    /// Time settings, if the controller sent them.
+    pub time: Option<TimeSettings>,
+    /// The last `time_left` per colour (seconds, stones), black first.
+    pub time_left: [Option<(f64, u32)>; 2],
+    quit: bool,
+}
+
+/// Why an engine could not be created.
+#[derive(Debug, thiserror::Error)]
+pub enum GtpSetupError {
+    /// The agent spec does not build.
+    #[error("agent: {0}")]
+    Agent(#[from] yomi_core::spec::SpecError),
+    /// Size or komi out of range.
+    #[error("{0}")]
+    Config(#[from] crate::ConfigError),
+}
+
+fn ok(s: impl Into<String>) -> Result<String, String> {
+    Ok(s.into())
+}
+
+impl GtpEngine {
+    /// An engine with `cfg`.
+    ///
+    /// # Errors
+    /// [`GtpSetupError`] for an agent spec that does not build or a bad size or komi.
+    pub fn new(cfg: GtpConfig) -> Result<GtpEngine, GtpSetupError> {
+        let registry = crate::agents::registry();
+        let game = GoGame::with_rules(
+            cfg.size,
+            Rules {
+                komi: cfg.komi,
+                ..Rules::default()
+            },
+        )?;
+        let agent = registry.build(&game, &cfg.agent, cfg.seed)?;
+        let state = game.initial_state();
+        Ok(GtpEngine {
+            cfg,
+            registry,
+            game,
+            state,
+            undo: Vec::new(),
+            agent,
+            moves_made: 0,
+            time: None,
+            time_left: [None, None],
+            quit: false,
+        })
+    }
+
+    /// The current position.
+    pub fn state(&self) -> &GoState {
+        &self.state
+    }
+
+    /// The current game (size and rules).
+    pub fn game(&self) -> &GoGame {
+        &self.game
+    }
+
+    /// True after `quit`.
+    pub fn has_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// Answers commands from `input` until `quit` or the end of input.
+    ///
+    /// # Errors
+    /// Only I/O errors of `input` or `output`.
+    pub fn run<R: BufRead, W: Write>(
+        &mut self,
+        mut input: R,
+        mut output: W,
+    ) -> std::io::Result<()> {
+        let mut line = Vec::new();
+        while !self.quit {
+            line.clear();
+            if input.read_until(b'\n', &mut line)? == 0 {
+                break;
+            }
+            let text = String::from_utf8_lossy(&line);
+            if let Some(resp) = self.handle_line(&text) {
+                output.write_all(resp.as_bytes())?;
+                output.flush()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Answers one line: `None` for empty and comment lines, otherwise the full response
+    /// (`=id result` or `?id message`, ended by an empty line).
+    pub fn handle_line(&mut self, raw: &str) -> Option<String> {
+        // GTP preprocessing: drop control characters but HT/LF, HT to space, cut comments.
+        let mut line: String = raw
+            .chars()
+            .filter(|&c| c == '\t' || c == '\n' || !c.is_control())
+            .map(|c| if c == '\t' { ' ' } else { c })
+            .collect();
+        if let Some(i) = line.find('#') {
+            line.truncate(i);
+        }
+        let mut words = line.split_whitespace();
+        let first = words.next()?;
+        let (id, cmd) = if first.bytes().all(|b| b.is_ascii_digit()) {
+            match words.next() {
+                Some(c) => (Some(first.to_string()), c),
+                None => (Some(first.to_string()), ""),
+            }
+        } else {
+            (None, first)
+        };
+        let args: Vec<&str> = words.collect();
+        let result = if cmd.is_empty() {
+            Err("missing command".to_string())
+        } else {
+            self.execute(cmd, &args)
+        };
+        let id = id.unwrap_or_default();
+        Some(match result {
+            Ok(s) if s.is_empty() => format!("={id}\n\n"),
+            Ok(s) => format!("={id} {s}\n\n"),
+            Err(e) => format!("?{id} {e}\n\n"),
+        })
+    }
+
+    fn execute(&mut self, cmd: &str, args: &[&str]) -> Result<String, String> {
+        match cmd {
+            "protocol_version" => ok("2"),
+            "name" => ok("yomi"),
+            "version" => ok(env!("CARGO_PKG_VERSION")),
+            "known_command" => {
+                let c = args.first().ok_or("known_command needs a command name")?;
+                ok(if COMMANDS.contains(c) {
+                    "true"
+                } else {
+                    "false"
+                })
+            }
+            "list_commands" => ok(COMMANDS.join("\n")),
+            "quit" => {
+                self.quit = true;
+                ok("")
+            }
+            "boardsize" => {
+                let n: usize = args
+                    .first()
+                    .ok_or("boardsize needs a size")?
+                    .parse()
+                    .map_err(|_| "boardsize needs an integer")?;
+                let game = GoGame::with_rules(n, self.game.rules().clone())
+                    .map_err(|_| "unacceptable size".to_string())?;
+                self.reset(game);
+                ok("")
+            }
+            "clear_board" => {
+                self.reset(self.game.clone());
+                ok("")
+            }
+            "komi" => {
+                let k: f64 = args
+                    .first()
+                    .ok_or("komi needs a value")?
+                    .parse()
+                    .map_err(|_| "komi needs a number")?;
+                let game = self.game.with_komi(k).map_err(|e| e.to_string())?;
+                self.state.set_komi(k).map_err(|e| e.to_string())?;
+                for s in &mut self.undo {
+                    let _ = s.set_komi(k);
+                }
+                self.game = game;
+                ok("")
+            }
+            "play" => {
+                if args.len() < 2 {
+                    return Err("play needs a colour and a vertex".into());
+                }
+                let c = Color::parse(args[0]).ok_or("invalid color")?;
+                let v = Vertex::parse_gtp(args[1], self.game.size())
+                    .map_err(|e| format!("invalid vertex: {e}"))?;
+                self.play(c, v)?;
+                ok("")
+            }
+            "genmove" => {
+                let c = Color::parse(args.first().ok_or("genmove needs a colour")?)
+                    .ok_or("invalid color")?;
+                let v = self.genmove(c)?;
+                ok(v.to_gtp(self.game.size()))
+            }
+            "undo" => {
+                let prev = self.undo.pop().ok_or("cannot undo")?;
+                self.state = prev;
+                ok("")
+            }
+            "showboard" => ok(format!("\n{}", self.game.render(&self.state))),
+            "final_score" => {
+                let dead = self.dead();
+                ok(format_score(
+                    Count::new(&self.state, &dead).score(self.cfg.scoring),
+                ))
+            }
+            "final_status_list" => {
+                let which = args
+                    .first()
+                    .ok_or("final_status_list needs alive, dead or seki")?;
+                let dead = self.dead();
+                let size = self.game.size();
+                let list: Vec<String> = match *which {
+                    "dead" => dead.iter().map(|v| v.to_gtp(size)).collect(),
+                    "alive" => {
+                        let b = self.state.board();
+                        let mut out = Vec::new();
+                        for y in 0..size {
+                            for x in 0..size {
+                                let v = Vertex::at(x, y, size);
+                                if b.stone(v.index()).is_some() && !dead.contains(&v) {
+                                    out.push(v.to_gtp(size));
+                                }
+                            }
+                        }
+                        out
+                    }
+                    "seki" => Vec::new(),
+                    _ => return Err("final_status_list needs alive, dead or seki".into()),
+                };
+                ok(list.join(" "))
+            }
+            "time_settings" => {
+                if args.len() < 3 {
+                    return Err("time_settings needs main time, byo-yomi time and stones".into());
+                }
+                let main: f64 = args[0].parse().map_err(|_| "syntax error")?;
+                let byoyomi: f64 = args[1].parse().map_err(|_| "syntax error")?;
+                let stones: u32 = args[2].parse().map_err(|_| "syntax error")?;
+                if main < 0.0 || byoyomi < 0.0 {
+                    return Err("syntax error".into());
+                }
+                self.time = Some(TimeSettings {
+                    main,
+                    byoyomi,
+                    stones,
+                });
+                ok("")
+            }
+            "time_left" => {
+                if args.len() < 3 {
+                    return Err("time_left needs a colour, a time and stones".into());
+                }
+                let c = Color::parse(args[0]).ok_or("invalid color")?;
+                let t: f64 = args[1].parse().map_err(|_| "syntax error")?;
+                let s: u32 = args[2].parse().map_err(|_| "syntax error")?;
+                self.time_left[(c as usize) - 1] = Some((t, s));
+                ok("")
+            }
+            "loadsgf" => {
+                let path = args.first().ok_or("loadsgf needs a file name")?;
+                let upto: Option<usize> = match args.get(1) {
+                    Some(n) => Some(n.parse().map_err(|_| "move number must be an integer")?),
+                    None => None,
+                };
+                let text =
+                    std::fs::read_to_string(path).map_err(|e| format!("cannot load file: {e}"))?;
+                let mut rec =
+                    SgfGame::parse(&text).map_err(|e| format!("cannot load file: {e}"))?;
+                if let Some(n) = upto {
+                    rec.moves.truncate(n.saturating_sub(1));
+                }
+                let (game, state) = rec.replay().map_err(|e| format!("cannot load file: {e}"))?;
+                self.reset(game);
+                self.state = state;
+                ok(self.state.to_move().to_string())
+            }
+            "yomi-analyze" => {
+                let iters: u64 = match args.first() {
+                    Some(n) => n.parse().map_err(|_| "iterations must be an integer")?,
+                    None => 2000,
+                };
+                if self.game.is_terminal(&self.state) {
+                    return Err("the game is over".into());
+                }
+                let params = MctsParams {
+                    budget: Budget::iterations(iters.clamp(1, 10_000_000)),
+                    ..MctsParams::default()
+                };
+                let mut m = Mcts::uct(params, self.cfg.seed ^ self.moves_made);
+                let r = m.search(&self.game, &self.state);
+                let mut kids = r.children.clone();
+                kids.sort_by_key(|c| std::cmp::Reverse(c.visits));
+                let size = self.game.size();
+                let lines: Vec<String> = kids
+                    .iter()
+                    .take(10)
+                    .map(|c| {
+                        format!(
+                            "{} visits {} winrate {:.3}",
+                            c.mv.to_gtp(size),
+                            c.visits,
+                            c.mean().unwrap_or(0.0)
+                        )
+                    })
+                    .collect();
+                ok(lines.join("\n"))
+            }
+            _ => Err("unknown command".into()),
+        }
+    }
+
+    fn reset(&mut self, game: GoGame) {
+        self.state = game.initial_state();
+        self.game = game;
+        self.undo.clear();
+        if let Ok(a) = self
+            .registry
+            .build(&self.game, &self.cfg.agent, self.cfg.seed)
+        {
+            self.agent = a;
+        }
+    }
+
+    /// Makes `c` the side to move (GTP lets either colour move at any time).
+    fn make_to_move(&mut self, c: Color) {
+        if self.state.to_move() != c {
+            self.state.board.set_to_move(c);
+        }
+    }
+
+    fn play(&mut self, c: Color, v: Vertex) -> Result<(), String> {
+        let before = self.state.clone();
+        self.make_to_move(c);
+        // A game that two passes ended goes on when a stone is played (GTP controllers
+        // decide when games end).
+        if self.game.turn(&self.state) == Turn::Terminal && !v.is_pass() {
+            self.state.reopen();
+        }
+        match self.game.play(&mut self.state, v) {
+            Ok(()) => {
+                self.undo.push(before);
+                Ok(())
+            }
+            Err(_) => {
+                self.state = before;
+                Err("illegal move".into())
+            }
+        }
+    }
+
+    fn genmove(&mut self, c: Color) -> Result<Vertex, String> {
+        let before = self.state.clone();
+        self.make_to_move(c);
+        if self.game.turn(&self.state) == Turn::Terminal {
+            self.state.reopen();
+        }
+        if self.game.turn(&self.state) == Turn::Terminal {
+            self.state = before;
+            return Ok(Vertex::PASS);
+        }
+        let player = c.player();
+        let chosen = self
+            .agent
+            .select_move(&self.game, &self.state, player)
+            .unwrap_or(Vertex::PASS);
+        let mv = if chosen.is_pass() && !self.pass_is_safe(c) {
+            self.best_non_pass(c).unwrap_or(Vertex::PASS)
+        } else {
+            chosen
+        };
+        self.moves_made += 1;
+        if self.game.play(&mut self.state, mv).is_err() {
+            // The agent's move was refused (cannot happen with registry agents); pass.
+            let _ = self.game.play(&mut self.state, Vertex::PASS);
+            self.undo.push(before);
+            return Ok(Vertex::PASS);
+        }
+        self.undo.push(before);
+        Ok(mv)
+    }
+
+    /// Passing is safe when the board as it stands wins for `c` by area count.
+    fn pass_is_safe(&self, c: Color) -> bool {
+        let s = self.state.area_score();
+        match c {
+            Color::Black => s > 0.0,
+            Color::White => s < 0.0,
+        }
+    }
+
+    /// The most visited non-pass move that does not fill an own eye, from a fresh search.
+    fn best_non_pass(&mut self, c: Color) -> Option<Vertex> {
+        let params = MctsParams {
+            budget: Budget::iterations(2000),
+            ..MctsParams::default()
+        };
+        let mut m = Mcts::uct(params, self.cfg.seed ^ self.moves_made.wrapping_mul(7919));
+        let r = m.search(&self.game, &self.state);
+        let b = self.state.board();
+        r.children
+            .iter()
+            .filter(|k| !k.mv.is_pass() && !b.is_eye(k.mv.index(), c))
+            .max_by_key(|k| k.visits)
+            .map(|k| k.mv)
+    }
+
+    fn dead(&self) -> Vec<Vertex> {
+        dead_stones(
+            &self.game,
+            &self.state,
+            self.cfg.ownership_playouts,
+            self.cfg.seed,
+        )
+    }
+}

@@ -1,0 +1,241 @@
+//! The GTP engine driven in-process: a scripted session, malformed commands, and (when
+//! GNU Go is installed) a refereed 9×9 game against GNU Go with both programs agreeing on
+//! the final score.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+use yomi_go::gtp::{GtpConfig, GtpEngine};
+
+fn engine() -> GtpEngine {
+    GtpEngine::new(GtpConfig {
+        agent: "mcts:iters=300".into(),
+        ownership_playouts: 100,
+        ..GtpConfig::default()
+    })
+    .unwrap()
+}
+
+fn ask(e: &mut GtpEngine, line: &str) -> String {
+    e.handle_line(line).unwrap_or_default()
+}
+
+#[test]
+fn scripted_session() {
+    let script = "protocol_version\n1 name\n# a comment line\n\n2 version\n\
+                  known_command genmove\nknown_command fly\nboardsize 5\nclear_board\n\
+                  komi 0.5\nplay b c3\n10 play w B2\nplay black C2\nshowboard\nundo\n\
+                  genmove w\nfinal_score\nquit\nname\n";
+    let mut out = Vec::new();
+    let mut e = engine();
+    e.run(script.as_bytes(), &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let answers: Vec<&str> = text.split("\n\n").filter(|s| !s.is_empty()).collect();
+    assert_eq!(answers[0], "= 2");
+    assert_eq!(answers[1], "=1 yomi");
+    assert!(answers[2].starts_with("=2 "));
+    assert_eq!(answers[3], "= true");
+    assert_eq!(answers[4], "= false");
+    assert_eq!(&answers[5..10], &["=", "=", "=", "=", "=10"]);
+    assert_eq!(answers[10], "=");
+    assert!(
+        answers[11].contains(" 5  . . . . . 5") || answers[11].contains("A B C D E"),
+        "{}",
+        answers[11]
+    );
+    assert_eq!(answers[12], "=");
+    assert!(answers[13].starts_with("= "), "{}", answers[13]);
+    assert!(
+        answers[14].starts_with("= B+") || answers[14].starts_with("= W+") || answers[14] == "= 0",
+        "{}",
+        answers[14]
+    );
+    assert_eq!(answers[15], "=");
+    assert_eq!(answers.len(), 16, "nothing is answered after quit: {text}");
+    assert!(e.has_quit());
+}
+
+#[test]
+fn malformed_commands_get_errors_and_the_engine_lives() {
+    let mut e = engine();
+    for (line, expect) in [
+        ("fly", "? unknown command"),
+        ("5 fly", "?5 unknown command"),
+        ("boardsize", "? boardsize needs a size"),
+        ("boardsize 25", "? unacceptable size"),
+        ("boardsize x", "? boardsize needs an integer"),
+        ("komi abc", "? komi needs a number"),
+        ("play", "? play needs a colour and a vertex"),
+        ("play red A1", "? invalid color"),
+        ("play b Z99", "? invalid vertex"),
+        ("play b I3", "? invalid vertex"),
+        ("undo", "? cannot undo"),
+        ("genmove", "? genmove needs a colour"),
+        ("final_status_list", "? final_status_list"),
+        ("final_status_list bogus", "? final_status_list"),
+        ("time_settings 1 2", "? time_settings"),
+        ("time_left b x 0", "? syntax error"),
+        ("loadsgf /nonexistent/file.sgf", "? cannot load file"),
+        ("known_command", "? known_command needs"),
+        ("\u{1}\u{7f}\t", ""),
+        ("12", "?12 missing command"),
+    ] {
+        let r = ask(&mut e, line);
+        if expect.is_empty() {
+            assert!(r.is_empty(), "{line:?}: {r:?}");
+        } else {
+            assert!(r.starts_with(expect), "{line:?}: {r:?}");
+            assert!(r.ends_with("\n\n"), "{line:?}: {r:?}");
+        }
+    }
+    // Illegal moves: occupied point, suicide; the engine still plays afterwards.
+    assert_eq!(ask(&mut e, "play b E5"), "=\n\n");
+    assert_eq!(ask(&mut e, "play w E5"), "? illegal move\n\n");
+    assert_eq!(ask(&mut e, "list_commands").lines().count(), 19 + 1);
+    assert!(ask(&mut e, "genmove b").starts_with("= "));
+    // Random bytes never panic.
+    let mut rng = yomi_core::Rng::seed_from_u64(9);
+    for _ in 0..300 {
+        let len = rng.below(30);
+        let line: String = (0..len)
+            .map(|_| char::from_u32(rng.below(128) as u32).unwrap_or(' '))
+            .collect();
+        let _ = e.handle_line(&line);
+    }
+    assert!(ask(&mut e, "protocol_version").starts_with("= 2"));
+}
+
+#[test]
+fn loadsgf_and_final_status() {
+    let dir = std::env::temp_dir().join(format!("yomi-go-gtp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("g.sgf");
+    std::fs::write(&path, "(;GM[1]SZ[7]KM[0.5];B[dd];W[cc];B[ee])").unwrap();
+    let mut e = engine();
+    let r = ask(&mut e, &format!("loadsgf {} 3", path.display()));
+    assert_eq!(r, "= black\n\n", "two moves, Black to play");
+    assert_eq!(e.state().move_number(), 2);
+    let r = ask(&mut e, &format!("loadsgf {}", path.display()));
+    assert_eq!(r, "= white\n\n");
+    std::fs::write(&path, "(;GM[1]SZ[7];B[dd];W[dd])").unwrap();
+    assert!(ask(&mut e, &format!("loadsgf {}", path.display())).starts_with("? cannot load file"));
+    let alive = ask(&mut e, "final_status_list alive");
+    assert!(alive.starts_with("= "), "{alive}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A GTP peer over pipes.
+struct Peer {
+    child: std::process::Child,
+    out: BufReader<std::process::ChildStdout>,
+}
+
+impl Peer {
+    fn ask(&mut self, cmd: &str) -> String {
+        let stdin = self.child.stdin.as_mut().unwrap();
+        writeln!(stdin, "{cmd}").unwrap();
+        stdin.flush().unwrap();
+        let mut resp = String::new();
+        loop {
+            let mut line = String::new();
+            if self.out.read_line(&mut line).unwrap() == 0 {
+                panic!("peer closed during {cmd}");
+            }
+            if line.trim().is_empty() && !resp.is_empty() {
+                break;
+            }
+            resp.push_str(&line);
+        }
+        assert!(resp.starts_with('='), "{cmd}: {resp}");
+        resp[1..].trim().to_string()
+    }
+}
+
+fn parse_score(s: &str) -> f64 {
+    let s = s.trim();
+    if s == "0" {
+        return 0.0;
+    }
+    let v: f64 = s[2..].parse().unwrap_or_else(|_| panic!("score {s}"));
+    if s.starts_with('B') {
+        v
+    } else {
+        -v
+    }
+}
+
+#[test]
+fn refereed_game_against_gnu_go() {
+    let gnugo = "/usr/games/gnugo";
+    if !std::path::Path::new(gnugo).exists() {
+        eprintln!(
+            "NOTICE: {gnugo} not found, skipping the game against GNU Go (apt-get install gnugo)"
+        );
+        return;
+    }
+    let mut child = Command::new(gnugo)
+        .args([
+            "--mode",
+            "gtp",
+            "--level",
+            "1",
+            "--chinese-rules",
+            "--seed",
+            "7",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let out = BufReader::new(child.stdout.take().unwrap());
+    let mut gg = Peer { child, out };
+    let mut yomi = GtpEngine::new(GtpConfig {
+        agent: "mcts:iters=1500".into(),
+        ownership_playouts: 400,
+        ..GtpConfig::default()
+    })
+    .unwrap();
+    for cmd in ["boardsize 9", "clear_board", "komi 7.5"] {
+        gg.ask(cmd);
+        assert_eq!(ask(&mut yomi, cmd), "=\n\n");
+    }
+    let mut passes = 0;
+    let mut moves = 0;
+    let mut color = "b";
+    while passes < 2 && moves < 220 {
+        let mv = if color == "b" {
+            let r = ask(&mut yomi, "genmove b");
+            let mv = r.trim_start_matches('=').trim().to_string();
+            gg.ask(&format!("play b {mv}"));
+            mv
+        } else {
+            let mv = gg.ask("genmove w");
+            let r = ask(&mut yomi, &format!("play w {mv}"));
+            assert_eq!(r, "=\n\n", "yomi refused GNU Go's {mv}");
+            mv
+        };
+        passes = if mv.eq_ignore_ascii_case("pass") {
+            passes + 1
+        } else {
+            0
+        };
+        color = if color == "b" { "w" } else { "b" };
+        moves += 1;
+    }
+    assert_eq!(
+        passes, 2,
+        "the game did not end by two passes in {moves} moves"
+    );
+    let theirs = parse_score(&gg.ask("final_score"));
+    let ours_text = ask(&mut yomi, "final_score");
+    let ours = parse_score(ours_text.trim_start_matches('=').trim());
+    let board = ask(&mut yomi, "showboard");
+    let dead = ask(&mut yomi, "final_status_list dead");
+    let their_dead = gg.ask("final_status_list dead");
+    let _ = gg.ask("quit");
+    assert_eq!(
+        ours, theirs,
+        "yomi and GNU Go disagree on the score after {moves} moves:{board}\nyomi dead: {dead}\nGNU Go dead: {their_dead}"
+    );
+}
