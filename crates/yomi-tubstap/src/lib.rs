@@ -6,10 +6,25 @@
 //! attack), or ends its turn early; [`Tubstap`] implements [`yomi_core::Game`] with one unit
 //! action per move, so [`Game::turn`](yomi_core::Game::turn) returns the same player for
 //! consecutive moves.
+//!
+//! ```
+//! use yomi_core::{Game, Player};
+//! use yomi_tubstap::{maps, registry};
+//!
+//! let game = maps::standard();
+//! let mut state = game.initial_state();
+//! let mut dlmc = registry().build(&game, "dlmc:m=20,n=10", 7).unwrap();
+//! while state.mover() == 0 {
+//!     let mv = dlmc.select_move(&game, &state, Player(0)).unwrap();
+//!     game.play(&mut state, mv).unwrap();
+//! }
+//! assert_eq!(state.turn(), 1); // red played its six units; blue is to move
+//! ```
 #![warn(missing_docs)]
 
 pub mod bench;
 pub mod eval;
+pub mod experiment;
 pub mod game;
 pub mod map;
 pub mod maps;
