@@ -532,9 +532,13 @@ where
             features_from_memo = Some(leaf.aux as usize);
             self.tree.memo[leaf.aux as usize]
         } else {
+            // The generator is copied to a local for the playout so that it can live in
+            // registers (through `&mut self` the compiler keeps it in memory).
+            let mut rng = self.rng.clone();
             let r = self
                 .leaf
-                .evaluate(game, &mut state, &mut self.rng, &mut self.moves);
+                .evaluate(game, &mut state, &mut rng, &mut self.moves);
+            self.rng = rng;
             let r = self.normalize(r);
             if leaf.mover == UNEXPANDED && self.params.memoize_leaves {
                 self.tree.memo.push(r);
