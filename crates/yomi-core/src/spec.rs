@@ -288,3 +288,26 @@ mod tests {
         assert!(e.to_string().contains("accepted: n"), "{e}");
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn parsing_never_panics(text in "\\PC{0,40}") {
+            let _ = text.parse::<AgentSpec>();
+        }
+
+        #[test]
+        fn printed_specs_parse_back(
+            name in "[a-z][a-z0-9_+.-]{0,8}",
+            params in proptest::collection::btree_map("[a-z][a-z0-9_]{0,5}", "[a-zA-Z0-9.]{1,6}", 0..4),
+        ) {
+            let spec = AgentSpec { name, params: params.into_iter().collect() };
+            let back: AgentSpec = spec.to_string().parse().unwrap();
+            prop_assert_eq!(back, spec);
+        }
+    }
+}
