@@ -1,13 +1,20 @@
 //! # yomi-othello
 //!
-//! Othello for yomi: bitboard rules as a [`yomi_core::Game`] ([`Othello`],
-//! [`OthelloState`], [`Move`]), perft with the published counts ([`perft`]), the notation
-//! of the FFO test suite (board strings and OBF lines, [`obf`]), board symmetries and
-//! speed figures ([`bench`]).
+//! Othello for yomi:
+//! - rules as a [`yomi_core::Game`] ([`Othello`], [`OthelloState`], [`Move`]) on bitboards,
+//!   with board symmetries ([`bitboard`]) and perft with the published counts ([`perft`]);
+//! - the FFO / OBF notation ([`obf`]) with typed errors ([`error`]);
+//! - an exact endgame solver ([`solver`]);
+//! - a Logistello-style pattern evaluation ([`eval`]) trained by the project's own
+//!   pipeline ([`train`]), shipped as `data/othello-eval-v1.bin`;
+//! - the UCT variants of the seed paper on core's MCTS and the agent [`registry`]
+//!   ([`agents`]);
+//! - the NBoard and GTP engine protocols ([`protocol`]) and the text of the CLI commands
+//!   ([`commands`], [`bench`]).
 //!
 //! ```
-//! use yomi_core::Game;
-//! use yomi_othello::{perft::perft, Move, Othello, OthelloState};
+//! use yomi_core::{Agent, Game};
+//! use yomi_othello::{perft::perft, registry, Move, Othello, OthelloState};
 //!
 //! let game = Othello;
 //! let mut s = game.initial_state();
@@ -16,18 +23,28 @@
 //! assert_eq!(s.to_board_string(),
 //!     "---------------------------OX------XXX-------------------------- O");
 //! assert_eq!(perft(&OthelloState::start(), 6), 8200);
+//!
+//! let mut agent = registry().build(&game, "uct+_playzebra:iters=200", 1).unwrap();
+//! let reply = agent.select_move(&game, &s, s.to_move()).unwrap();
+//! assert!(s.legal() >> reply.index().unwrap() & 1 == 1);
 //! ```
 #![warn(missing_docs)]
 
+pub mod agents;
 pub mod bench;
 pub mod bitboard;
+pub mod commands;
 pub mod data;
 pub mod error;
+pub mod eval;
 pub mod game;
 pub mod obf;
 pub mod perft;
+pub mod protocol;
 pub mod solver;
+pub mod train;
 
+pub use agents::registry;
 pub use error::{BoardError, MoveError, ObfError};
 pub use game::{Move, Othello, OthelloState};
 pub use obf::{parse_obf, parse_obf_line, ObfPosition};

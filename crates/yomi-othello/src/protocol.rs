@@ -1,0 +1,513 @@
+//! Engine protocols so that a GUI can drive yomi's Othello engine: NBoard's engine
+//! protocol ([`run_nboard`]) and GTP as used with GoGui ([`run_gtp`]).
+//!
+//! Both share an [`Engine`]: exact solving ([`Solver`]) when at most
+//! [`Engine::exact_empties`] squares are empty, otherwise alpha-beta (core's
+//! [`AlphaBeta`]) with the pattern evaluation to the set depth. Malformed lines get an
+//! error reply (`status error: …` in NBoard, `? …` in GTP), never a panic; reading ends at
+//! the end of input or on `quit`.
+
+use std::io::{self, BufRead, Write};
+use std::time::Instant;
+
+use yomi_core::search::alphabeta::AlphaBeta;
+use yomi_core::search::Budget;
+use yomi_core::{Game, Player};
+
+use crate::eval::{OthelloEval, REWARD_SCALE};
+use crate::game::{Move, Othello, OthelloState};
+use crate::solver::Solver;
+
+/// A move choice with its evaluation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Choice {
+    /// The move.
+    pub mv: Move,
+    /// Disc difference expected for the side to move.
+    pub eval: f32,
+    /// True when `eval` is exact (solved).
+    pub exact: bool,
+    /// Search depth reached (empties when exact).
+    pub depth: u32,
+}
+
+/// The game being played and the searches that choose moves.
+pub struct Engine {
+    /// The current position.
+    pub state: OthelloState,
+    history: Vec<OthelloState>,
+    /// Alpha-beta depth in the midgame.
+    pub depth: u32,
+    /// Solve exactly at or below this many empties.
+    pub exact_empties: u32,
+    solver: Solver,
+    search: AlphaBeta<Othello, OthelloEval>,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// An engine at the start position, depth 6, exact from 16 empties.
+    pub fn new() -> Self {
+        Engine {
+            state: OthelloState::start(),
+            history: Vec::new(),
+            depth: 6,
+            exact_empties: 16,
+            solver: Solver::new(20),
+            search: AlphaBeta::new(OthelloEval::shipped(), 18, 1),
+        }
+    }
+
+    /// Sets a new position and forgets the history.
+    pub fn set_position(&mut self, state: OthelloState) {
+        self.state = state;
+        self.history.clear();
+    }
+
+    /// Plays `mv` if legal.
+    ///
+    /// # Errors
+    /// A message when the move is illegal.
+    pub fn play(&mut self, mv: Move) -> Result<(), String> {
+        let before = self.state;
+        Othello
+            .play(&mut self.state, mv)
+            .map_err(|e| format!("{e}"))?;
+        self.history.push(before);
+        Ok(())
+    }
+
+    /// Takes back the last move.
+    pub fn undo(&mut self) -> bool {
+        match self.history.pop() {
+            Some(s) => {
+                self.state = s;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The engine's move in the current position, or `None` when the game is over.
+    pub fn choose(&mut self) -> Option<Choice> {
+        let s = self.state;
+        if s.is_over() {
+            return None;
+        }
+        if s.legal() == 0 {
+            return Some(Choice {
+                mv: Move::PASS,
+                eval: -self.score_after(Move::PASS),
+                exact: false,
+                depth: 0,
+            });
+        }
+        if s.empty_count() <= self.exact_empties {
+            let r = self.solver.solve(&s);
+            return Some(Choice {
+                mv: r.best.unwrap_or(Move::PASS),
+                eval: r.score as f32,
+                exact: true,
+                depth: s.empty_count(),
+            });
+        }
+        let r = self.search.search(
+            &Othello,
+            &s,
+            self.depth,
+            Budget {
+                iterations: None,
+                time: None,
+            },
+        );
+        Some(Choice {
+            mv: r.best.unwrap_or(Move::PASS),
+            eval: reward_to_discs(r.value),
+            exact: false,
+            depth: r.depth,
+        })
+    }
+
+    /// Evaluation of the position after `mv` for the side that moves next there.
+    fn score_after(&mut self, mv: Move) -> f32 {
+        let mut t = self.state;
+        t.play_unchecked(mv);
+        if t.is_over() {
+            return t.final_score() as f32;
+        }
+        if t.empty_count() <= self.exact_empties {
+            return self.solver.solve(&t).score as f32;
+        }
+        let d = self.depth.saturating_sub(1).max(1);
+        let r = self.search.search(
+            &Othello,
+            &t,
+            d,
+            Budget {
+                iterations: None,
+                time: None,
+            },
+        );
+        reward_to_discs(r.value)
+    }
+
+    /// Every legal move with its evaluation for the side to move, best first.
+    pub fn rank_moves(&mut self) -> Vec<Choice> {
+        let mut moves = Vec::new();
+        Othello.legal_moves(&self.state, &mut moves);
+        let exact = self.state.empty_count() <= self.exact_empties;
+        let depth = if exact {
+            self.state.empty_count()
+        } else {
+            self.depth
+        };
+        let mut out: Vec<Choice> = moves
+            .into_iter()
+            .map(|mv| Choice {
+                mv,
+                eval: -self.score_after(mv),
+                exact,
+                depth,
+            })
+            .collect();
+        out.sort_by(|a, b| b.eval.total_cmp(&a.eval));
+        out
+    }
+}
+
+/// Maps a reward in (-1, 1) back to discs (the inverse of the evaluator's `tanh`).
+fn reward_to_discs(v: f64) -> f32 {
+    let v = v.clamp(-0.999_999, 0.999_999) as f32;
+    (v.atanh() * REWARD_SCALE).clamp(-64.0, 64.0)
+}
+
+/// Reads a GGF game record (`(;GM[Othello]…BO[8 <64 squares> <side>]B[f5]W[d6]…;)`): the
+/// start position and the moves, applied in order.
+///
+/// # Errors
+/// A message naming the missing or malformed part or the illegal move.
+pub fn parse_ggf(text: &str) -> Result<(OthelloState, Vec<Move>), String> {
+    let bo = text
+        .find("BO[")
+        .ok_or("GGF record without a BO[...] board")?;
+    let rest = &text[bo + 3..];
+    let end = rest.find(']').ok_or("unterminated BO[")?;
+    let board = rest[..end].trim();
+    let board = board
+        .strip_prefix('8')
+        .ok_or("only 8x8 boards (BO[8 ...]) are supported")?;
+    let start: OthelloState = board.parse().map_err(|e| format!("GGF board: {e}"))?;
+    let mut state = start;
+    let mut moves = Vec::new();
+    let mut at = bo + 3 + end;
+    while let Some(i) = text[at..].find(['B', 'W']) {
+        let j = at + i;
+        at = j + 1;
+        let bytes = text.as_bytes();
+        // A move tag is B[ or W[ not preceded by a letter (BO[, TB[, … are other tags).
+        if bytes.get(j + 1) != Some(&b'[') || (j > 0 && bytes[j - 1].is_ascii_alphabetic()) {
+            continue;
+        }
+        let close = text[j..].find(']').ok_or("unterminated move tag")? + j;
+        let body = &text[j + 2..close];
+        let mv_text = body.split('/').next().unwrap_or("").trim();
+        let mv = if mv_text.eq_ignore_ascii_case("pa") {
+            Move::PASS
+        } else {
+            mv_text
+                .parse::<Move>()
+                .map_err(|e| format!("GGF move: {e}"))?
+        };
+        let who = if bytes[j] == b'B' {
+            Player(0)
+        } else {
+            Player(1)
+        };
+        if state.to_move() != who {
+            if state.legal() == 0 && !state.is_over() {
+                state.play_unchecked(Move::PASS);
+                moves.push(Move::PASS);
+            } else {
+                return Err(format!("GGF move {mv_text} by the side not to move"));
+            }
+        }
+        Othello
+            .play(&mut state, mv)
+            .map_err(|_| format!("GGF move {mv_text} is illegal"))?;
+        moves.push(mv);
+        at = close + 1;
+    }
+    Ok((start, moves))
+}
+
+fn nboard_move(mv: Move) -> String {
+    if mv.is_pass() {
+        "PA".into()
+    } else {
+        mv.to_string().to_uppercase()
+    }
+}
+
+/// Runs the NBoard engine protocol on `input` / `output` until `quit` or end of input.
+///
+/// # Errors
+/// Only i/o errors; malformed commands get `status error: …` lines.
+pub fn run_nboard<R: BufRead, W: Write>(input: R, mut output: W) -> io::Result<()> {
+    let mut engine = Engine::new();
+    for line in input.lines() {
+        let line = line?;
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let (cmd, args) = line.split_once(' ').unwrap_or((line, ""));
+        let args = args.trim();
+        match cmd {
+            "nboard" => writeln!(output, "set myname yomi")?,
+            "quit" => break,
+            "ping" => writeln!(output, "pong {args}")?,
+            "set" => {
+                let (what, value) = args.split_once(' ').unwrap_or((args, ""));
+                match what {
+                    "depth" => match value.trim().parse::<u32>() {
+                        Ok(d) if (1..=60).contains(&d) => engine.depth = d,
+                        _ => {
+                            writeln!(output, "status error: set depth needs 1..60, got {value:?}")?
+                        }
+                    },
+                    "game" => match parse_ggf(value) {
+                        Ok((start, moves)) => {
+                            engine.set_position(start);
+                            for mv in moves {
+                                if let Err(e) = engine.play(mv) {
+                                    writeln!(output, "status error: {e}")?;
+                                    break;
+                                }
+                            }
+                        }
+                        Err(e) => writeln!(output, "status error: {e}")?,
+                    },
+                    "contempt" => {}
+                    other => writeln!(output, "status error: unknown setting {other:?}")?,
+                }
+            }
+            "move" => {
+                let text = args.split('/').next().unwrap_or("").trim();
+                let mv = if text.eq_ignore_ascii_case("pa") {
+                    Ok(Move::PASS)
+                } else {
+                    text.parse::<Move>().map_err(|e| e.to_string())
+                };
+                match mv.and_then(|m| engine.play(m)) {
+                    Ok(()) => {}
+                    Err(e) => writeln!(output, "status error: {e}")?,
+                }
+            }
+            "go" => {
+                let t = Instant::now();
+                match engine.choose() {
+                    Some(c) => writeln!(
+                        output,
+                        "=== {}/{:.2}/{:.3}",
+                        nboard_move(c.mv),
+                        c.eval,
+                        t.elapsed().as_secs_f64()
+                    )?,
+                    None => writeln!(output, "status error: the game is over")?,
+                }
+            }
+            "hint" => {
+                let n: usize = match args.parse() {
+                    Ok(n) if n > 0 => n,
+                    _ => {
+                        writeln!(output, "status error: hint needs a positive count")?;
+                        continue;
+                    }
+                };
+                writeln!(output, "status thinking")?;
+                for c in engine.rank_moves().into_iter().take(n) {
+                    let depth = if c.exact {
+                        "100%".to_string()
+                    } else {
+                        c.depth.to_string()
+                    };
+                    writeln!(
+                        output,
+                        "search {} {:.2} 0 {depth}",
+                        nboard_move(c.mv),
+                        c.eval
+                    )?;
+                }
+                writeln!(output, "status")?;
+            }
+            "learn" => writeln!(output, "learned")?,
+            "analyze" => writeln!(output, "status error: analyze is not supported")?,
+            other => writeln!(output, "status error: unknown command {other:?}")?,
+        }
+        output.flush()?;
+    }
+    Ok(())
+}
+
+/// The GTP commands [`run_gtp`] knows.
+pub const GTP_COMMANDS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "undo",
+    "showboard",
+    "final_score",
+    "set_position",
+];
+
+fn gtp_color(text: &str) -> Option<Player> {
+    match text.to_ascii_lowercase().as_str() {
+        "b" | "black" => Some(Player(0)),
+        "w" | "white" => Some(Player(1)),
+        _ => None,
+    }
+}
+
+/// Runs GTP (version 2, Othello moves `a1`..`h8` and `pass`) until `quit` or end of input.
+/// `set_position <64 squares> <X|O>` is an extension that sets a position.
+///
+/// # Errors
+/// Only i/o errors; bad commands get `? …` replies.
+pub fn run_gtp<R: BufRead, W: Write>(input: R, mut output: W) -> io::Result<()> {
+    let mut engine = Engine::new();
+    for line in input.lines() {
+        let line = line?;
+        let line = line.split('#').next().unwrap_or("").trim().to_string();
+        if line.is_empty() {
+            continue;
+        }
+        let mut words = line.split_whitespace();
+        let first = words.next().unwrap_or("");
+        let (id, cmd) = if first.chars().all(|c| c.is_ascii_digit()) {
+            (first.to_string(), words.next().unwrap_or("").to_string())
+        } else {
+            (String::new(), first.to_string())
+        };
+        let args: Vec<&str> = words.collect();
+        let reply: Result<String, String> = match cmd.as_str() {
+            "protocol_version" => Ok("2".into()),
+            "name" => Ok("yomi".into()),
+            "version" => Ok(env!("CARGO_PKG_VERSION").into()),
+            "known_command" => Ok(GTP_COMMANDS
+                .contains(&args.first().copied().unwrap_or(""))
+                .to_string()),
+            "list_commands" => Ok(GTP_COMMANDS.join("\n")),
+            "quit" => {
+                write!(output, "={id}\n\n")?;
+                output.flush()?;
+                return Ok(());
+            }
+            "boardsize" => match args.first().map(|a| a.parse::<u32>()) {
+                Some(Ok(8)) => Ok(String::new()),
+                _ => Err("unacceptable size (only 8)".into()),
+            },
+            "clear_board" => {
+                engine.set_position(OthelloState::start());
+                Ok(String::new())
+            }
+            "komi" => Ok(String::new()),
+            "play" => match (args.first().and_then(|c| gtp_color(c)), args.get(1)) {
+                (Some(color), Some(text)) => match text.parse::<Move>() {
+                    Ok(mv) => {
+                        if engine.state.to_move() != color
+                            && engine.state.legal() == 0
+                            && !engine.state.is_over()
+                        {
+                            // The other side had to pass.
+                            let _ = engine.play(Move::PASS);
+                        }
+                        if engine.state.to_move() != color && !mv.is_pass() {
+                            Err("illegal move: not that colour's turn".into())
+                        } else if engine.state.to_move() != color {
+                            Ok(String::new())
+                        } else {
+                            engine
+                                .play(mv)
+                                .map(|_| String::new())
+                                .map_err(|e| format!("illegal move: {e}"))
+                        }
+                    }
+                    Err(e) => Err(format!("invalid move: {e}")),
+                },
+                _ => Err("syntax: play <b|w> <move>".into()),
+            },
+            "genmove" => match args.first().and_then(|c| gtp_color(c)) {
+                Some(color) => {
+                    if engine.state.to_move() != color {
+                        if engine.state.legal() == 0 && !engine.state.is_over() {
+                            let _ = engine.play(Move::PASS);
+                        } else {
+                            // The asked colour is not to move: it passes.
+                            return_pass(&mut output, &id)?;
+                            continue;
+                        }
+                    }
+                    match engine.choose() {
+                        Some(c) => {
+                            let _ = engine.play(c.mv);
+                            Ok(c.mv.to_string())
+                        }
+                        None => Ok("pass".into()),
+                    }
+                }
+                None => Err("syntax: genmove <b|w>".into()),
+            },
+            "undo" => {
+                if engine.undo() {
+                    Ok(String::new())
+                } else {
+                    Err("cannot undo".into())
+                }
+            }
+            "showboard" => Ok(format!("\n{}", Othello.render(&engine.state).trim_end())),
+            "final_score" => {
+                let s = engine.state;
+                let d = s.black().count_ones() as i32 - s.white().count_ones() as i32;
+                Ok(match d.signum() {
+                    1 => format!("B+{d}"),
+                    -1 => format!("W+{}", -d),
+                    _ => "0".into(),
+                })
+            }
+            "set_position" => match args.join(" ").parse::<OthelloState>() {
+                Ok(s) => {
+                    engine.set_position(s);
+                    Ok(String::new())
+                }
+                Err(e) => Err(format!("invalid position: {e}")),
+            },
+            "" => Err("empty command".into()),
+            other => Err(format!("unknown command {other}")),
+        };
+        match reply {
+            Ok(text) if text.is_empty() => write!(output, "={id}\n\n")?,
+            Ok(text) => write!(output, "={id} {text}\n\n")?,
+            Err(e) => write!(output, "?{id} {e}\n\n")?,
+        }
+        output.flush()?;
+    }
+    Ok(())
+}
+
+fn return_pass<W: Write>(output: &mut W, id: &str) -> io::Result<()> {
+    write!(output, "={id} pass\n\n")?;
+    output.flush()
+}

@@ -1,0 +1,104 @@
+//! NBoard and GTP sessions scripted through in-memory input and output.
+
+use yomi_othello::protocol::{parse_ggf, run_gtp, run_nboard};
+use yomi_othello::{Move, OthelloState};
+
+fn nboard(script: &str) -> String {
+    let mut out = Vec::new();
+    run_nboard(script.as_bytes(), &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+fn gtp(script: &str) -> String {
+    let mut out = Vec::new();
+    run_gtp(script.as_bytes(), &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+const START_GGF: &str = "(;GM[Othello]PC[NBoard]PB[a]PW[b]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[f5//1.2]W[d6];)";
+
+#[test]
+fn ggf_records() {
+    let (start, moves) = parse_ggf(START_GGF).unwrap();
+    assert_eq!(start, OthelloState::start());
+    assert_eq!(
+        moves,
+        vec!["f5".parse::<Move>().unwrap(), "d6".parse().unwrap()]
+    );
+    assert!(parse_ggf("(;GM[Othello];)").unwrap_err().contains("BO["));
+    assert!(parse_ggf(&START_GGF.replace("B[f5//1.2]", "B[a1]"))
+        .unwrap_err()
+        .contains("illegal"));
+    assert!(parse_ggf(&START_GGF.replace("BO[8 ", "BO[10 ")).is_err());
+    assert!(parse_ggf(&START_GGF.replace("B[f5//1.2]", "B[zz]")).is_err());
+}
+
+#[test]
+fn nboard_session() {
+    let out = nboard(&format!(
+        "nboard 2\nset depth 2\nset game {START_GGF}\nping 1\ngo\nmove c3\nhint 2\nbogus\nset depth x\nmove z9\nping 2\nquit\nping 3\n"
+    ));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "set myname yomi");
+    assert_eq!(lines[1], "pong 1");
+    // Black to move after f5 d6: a legal reply.
+    let go = lines[2].strip_prefix("=== ").expect(lines[2]);
+    let mv: Move = go.split('/').next().unwrap().parse().unwrap();
+    let (start, moves) = parse_ggf(START_GGF).unwrap();
+    let mut s = start;
+    for m in moves {
+        s.play_unchecked(m);
+    }
+    assert!(
+        s.legal() >> mv.index().unwrap() & 1 == 1,
+        "{go} is not legal"
+    );
+    assert!(
+        out.contains("status error: unknown command \"bogus\""),
+        "{out}"
+    );
+    assert!(out.contains("status error: set depth"), "{out}");
+    assert!(out.contains("pong 2"));
+    assert!(!out.contains("pong 3"), "quit must stop the session");
+    let searches = out.lines().filter(|l| l.starts_with("search ")).count();
+    assert_eq!(searches, 2, "{out}");
+}
+
+#[test]
+fn nboard_solves_endgames_exactly() {
+    // 10 empties: the engine solves, and `hint` marks its values 100%.
+    let line =
+        "(;GM[Othello]BO[8 XXXXXXXXXOOOOOOXXOXXXXOXXOXOOXOXXOXXXOOXXOOOO-------OOO--------- O];)";
+    let out = nboard(&format!("set game {line}\nhint 1\ngo\n"));
+    assert!(out.contains(" 100%"), "{out}");
+    assert!(out.contains("=== "), "{out}");
+}
+
+#[test]
+fn gtp_session() {
+    let out = gtp("1 protocol_version\nname\nboardsize 9\nboardsize 8\nplay b f5\nplay w d6\nplay b a1\nplay b\n2 genmove b\nshowboard\nundo\nknown_command genmove\nfoo\nset_position garbage\nfinal_score\nquit\nname\n");
+    let replies: Vec<&str> = out.split("\n\n").filter(|r| !r.is_empty()).collect();
+    assert_eq!(replies[0], "=1 2");
+    assert_eq!(replies[1], "= yomi");
+    assert!(replies[2].starts_with('?'));
+    assert_eq!(replies[3], "=");
+    assert_eq!(replies[4], "=");
+    assert_eq!(replies[5], "=");
+    assert!(replies[6].starts_with("? illegal move"), "{}", replies[6]);
+    assert!(replies[7].starts_with("? syntax"), "{}", replies[7]);
+    let mv = replies[8].strip_prefix("=2 ").unwrap();
+    assert!(mv.parse::<Move>().is_ok(), "{mv}");
+    assert!(replies[9].contains("a b c d e f g h"));
+    assert_eq!(replies[10], "=");
+    assert_eq!(replies[11], "= true");
+    assert!(replies[12].starts_with("? unknown command"));
+    assert!(replies[13].starts_with("? invalid position"));
+    assert!(
+        replies[14].starts_with("= B+") || replies[14].starts_with("= W+") || replies[14] == "= 0"
+    );
+    assert_eq!(
+        replies.last().copied(),
+        Some("="),
+        "quit ends the session: {out}"
+    );
+}
