@@ -108,6 +108,10 @@ pub enum Command {
         after_help = "Example:\n  yomi report c4.jsonl --markdown"
     )]
     Report(ReportArgs),
+    /// Go's own commands: `yomi go gtp` runs a GTP engine.
+    Go(crate::go::GoArgs),
+    /// Othello's own commands: perft, solve, nboard, gtp, train.
+    Othello(crate::othello::OthelloArgs),
 }
 
 /// Arguments of `yomi agents`.

@@ -34,6 +34,10 @@ pub enum GameChoice {
     ConnectFour,
     /// Breakthrough on the given board.
     Breakthrough(Breakthrough),
+    /// Go on an N×N board (default rules: komi 7.5, positional superko).
+    Go(u8),
+    /// Othello on 8×8.
+    Othello,
 }
 
 /// One line of `yomi games`.
@@ -68,6 +72,22 @@ pub const BUILT_IN: &[GameInfo] = &[
         summary: "Breakthrough on 6x6",
     },
     GameInfo {
+        name: "go",
+        summary: "Go on 9x9, komi 7.5, area scoring, positional superko; moves are GTP vertices like E5, pass",
+    },
+    GameInfo {
+        name: "go:13",
+        summary: "Go on 13x13; any go:N for N in 2..19 works (also go-NxN)",
+    },
+    GameInfo {
+        name: "go:19",
+        summary: "Go on 19x19; `yomi go gtp` runs a GTP engine for GUIs and other programs",
+    },
+    GameInfo {
+        name: "othello",
+        summary: "Othello on 8x8; black (X) moves first; moves a1..h8 and pass; `yomi othello` has perft, solve, nboard, gtp",
+    },
+    GameInfo {
         name: "breakthrough:WxH",
         summary: "Breakthrough on any board from 3x4 to 11x11, e.g. breakthrough:7x5 (also breakthrough-7x5)",
     },
@@ -95,7 +115,11 @@ impl GameChoice {
             "tictactoe" => return Ok(GameChoice::TicTacToe),
             "connect4" => return Ok(GameChoice::ConnectFour),
             "breakthrough" => return Ok(GameChoice::Breakthrough(Breakthrough::new_8x8())),
+            "othello" => return Ok(GameChoice::Othello),
             _ => {}
+        }
+        if let Some(g) = yomi_go::GoGame::from_name(name) {
+            return Ok(GameChoice::Go(g.size() as u8));
         }
         let lower = name.to_ascii_lowercase();
         if let Some(size) = lower
@@ -130,6 +154,11 @@ impl GameChoice {
             GameChoice::TicTacToe => command.run(TicTacToe, tictactoe::registry()),
             GameChoice::ConnectFour => command.run(ConnectFour, connect_four::registry()),
             GameChoice::Breakthrough(game) => command.run(game, breakthrough::registry()),
+            GameChoice::Go(n) => command.run(
+                yomi_go::GoGame::new(n as usize).map_err(|e| anyhow::anyhow!(e))?,
+                yomi_go::registry(),
+            ),
+            GameChoice::Othello => command.run(yomi_othello::Othello, yomi_othello::registry()),
         }
     }
 }
@@ -148,6 +177,8 @@ impl fmt::Display for GameChoice {
             GameChoice::TicTacToe => f.write_str("tictactoe"),
             GameChoice::ConnectFour => f.write_str("connect4"),
             GameChoice::Breakthrough(g) => write!(f, "{g}"),
+            GameChoice::Go(n) => write!(f, "go-{n}x{n}"),
+            GameChoice::Othello => f.write_str("othello"),
         }
     }
 }

@@ -10,6 +10,8 @@ mod cli;
 mod commands;
 mod error;
 mod games;
+mod go;
+mod othello;
 mod tournament_file;
 
 use std::io::Write;
@@ -50,5 +52,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Tournament(args) => commands::tournament::run(args),
         Command::Bench(args) => args.game.dispatch(args),
         Command::Report(args) => commands::report::run(args),
+        Command::Go(args) => go::run(args),
+        Command::Othello(args) => othello::run(args),
     }
 }
