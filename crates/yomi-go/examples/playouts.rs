@@ -23,4 +23,9 @@ fn main() {
         "{}",
         yomi_core::bench::mcts_iterations(&game, 100_000, 1, 1)
     );
+    let root = yomi_core::Game::initial_state(&game);
+    println!(
+        "{}",
+        yomi_go::diff::diff_playouts(&game, &root, Duration::from_secs_f64(secs), 1)
+    );
 }
