@@ -473,3 +473,49 @@ fn leaf_features_are_summed_into_the_path() {
         m.search(&game, &next);
     }
 }
+
+/// Judges every terminal state as a win for player 1 and records the search roots it saw.
+#[derive(Clone)]
+struct SecondPlayerJudge {
+    roots: Arc<std::sync::Mutex<Vec<u32>>>,
+}
+
+impl LeafEvaluator<Nim> for SecondPlayerJudge {
+    fn evaluate(
+        &mut self,
+        game: &Nim,
+        state: &mut NimState,
+        rng: &mut Rng,
+        buf: &mut Vec<u32>,
+    ) -> Rewards {
+        while let Some(m) = game.random_move(state, rng, buf) {
+            game.apply(state, m);
+        }
+        self.evaluate_terminal(game, state)
+    }
+    fn begin_search(&mut self, _: &Nim, root: &NimState) {
+        self.roots.lock().unwrap().push(root.stones);
+    }
+    fn evaluate_terminal(&mut self, _: &Nim, _: &NimState) -> Rewards {
+        Rewards::zero_sum(-1.0)
+    }
+}
+
+#[test]
+fn leaf_evaluators_see_the_root_and_judge_terminal_nodes() {
+    // From 2 stones, taking both wins by the rules; the judge says player 1 wins every
+    // finished game, so the search must value both moves at 0 for player 0.
+    let game = Nim::new(2);
+    let roots = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let leaf = SecondPlayerJudge {
+        roots: roots.clone(),
+    };
+    let mut m = Mcts::new(params(200), Ucb1::default(), leaf, NoExpander, 1);
+    let r = m.search(&game, &game.initial_state());
+    assert!(
+        r.children.iter().all(|c| c.total == 0.0),
+        "{:?}",
+        r.children
+    );
+    assert_eq!(*roots.lock().unwrap(), vec![2]);
+}

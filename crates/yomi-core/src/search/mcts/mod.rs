@@ -163,6 +163,7 @@ where
         deadline: Option<Instant>,
     ) -> u64 {
         self.prepare(game, root);
+        self.leaf.begin_search(game, root);
         let mut done = 0u64;
         while done < max_iterations {
             // Checking the clock costs about as much as a short playout: do it every 64.
@@ -527,7 +528,8 @@ where
         // (terminal leaves contribute zeros).
         let mut features_from_memo = None;
         let rewards = if leaf.mover == TERMINAL {
-            self.normalize(game.returns(&state))
+            let r = self.leaf.evaluate_terminal(game, &state);
+            self.normalize(r)
         } else if leaf.mover == UNEXPANDED && self.params.memoize_leaves && leaf.aux != NONE {
             features_from_memo = Some(leaf.aux as usize);
             self.tree.memo[leaf.aux as usize]

@@ -24,6 +24,20 @@ pub trait LeafEvaluator<G: Game>: Clone + Send {
         buf: &mut Vec<G::Move>,
     ) -> Rewards;
 
+    /// Called at the start of every search with its root state (a determinization, for
+    /// imperfect-information games), e.g. for evaluations relative to the root such as the
+    /// Go difference game. The default does nothing.
+    fn begin_search(&mut self, game: &G, root: &G::State) {
+        let _ = (game, root);
+    }
+
+    /// The rewards of a terminal state reached in the tree (no playout needed). The default
+    /// is [`Game::returns`]; evaluators that judge positions differently (the difference
+    /// game scores G and its reversal together) override it.
+    fn evaluate_terminal(&mut self, game: &G, state: &G::State) -> Rewards {
+        game.returns(state)
+    }
+
     /// How many extra statistics each evaluation produces (0 by default). The search sums
     /// them into every edge on the path, and selection rules that set
     /// [`super::Selection::READS_FEATURES`] read the sums (the Othello paper's accumulated
