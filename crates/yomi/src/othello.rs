@@ -34,6 +34,7 @@ pub enum OthelloCommand {
     )]
     Solve {
         /// The 64 squares a1..h8 (X black, O white, - empty).
+        #[arg(allow_hyphen_values = true)]
         board: String,
         /// The side to move: X or O.
         side: String,
