@@ -9,4 +9,18 @@ fn main() {
     for f in yomi_othello::bench::figures(depth, std::time::Duration::from_secs(2)) {
         println!("{f}");
     }
+    // The paper's test positions start after 20 to 50 moves; this one after 20 random ones.
+    use yomi_core::Game;
+    let game = yomi_othello::Othello;
+    let mut rng = yomi_core::Rng::seed_from_u64(20);
+    let mut s = game.initial_state();
+    for _ in 0..20 {
+        let mv = game
+            .random_move(&s, &mut rng, &mut Vec::new())
+            .expect("no early game end");
+        game.apply(&mut s, mv);
+    }
+    for f in yomi_othello::bench::variant_figures(&s, 20_000) {
+        println!("{f}");
+    }
 }

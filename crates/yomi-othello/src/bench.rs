@@ -5,8 +5,9 @@ use std::time::Duration;
 
 use yomi_core::bench::{mcts_iterations, random_playouts, Figure};
 
+use crate::agents::UCT_VARIANTS;
 use crate::perft::{timed_perft, PERFT_COUNTS};
-use crate::Othello;
+use crate::{Othello, OthelloState};
 
 /// Measures the figures; `perft_depth` (up to 14) sets the perft run (11 takes about half a
 /// second, 12 about four).
@@ -31,4 +32,28 @@ pub fn figures(perft_depth: u32, playout_time: Duration) -> Vec<Figure> {
         unit: "leaves/s",
     });
     out
+}
+
+/// Iterations per second of each UCT variant ([`UCT_VARIANTS`]) searching `state` for
+/// `iterations` iterations on one thread (built through the registry, so with the shipped
+/// evaluation).
+pub fn variant_figures(state: &OthelloState, iterations: u64) -> Vec<Figure> {
+    use yomi_core::Agent;
+    let reg = crate::registry();
+    UCT_VARIANTS
+        .iter()
+        .map(|v| {
+            let spec = format!("{v}:iters={iterations}");
+            let mut agent = reg.build(&Othello, &spec, 1).expect("registered variant");
+            let start = std::time::Instant::now();
+            agent
+                .select_move(&Othello, state, state.to_move())
+                .expect("a position with moves");
+            Figure {
+                what: format!("othello {spec} from {} empties", state.empty_count()),
+                value: iterations as f64 / start.elapsed().as_secs_f64().max(1e-9),
+                unit: "iterations/s",
+            }
+        })
+        .collect()
 }
