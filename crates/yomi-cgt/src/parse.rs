@@ -1,0 +1,458 @@
+//! Parsing the standard notation into a [`Cgt`].
+//!
+//! Grammar (whitespace allowed between tokens):
+//!
+//! ```text
+//! expr     := term (('+' | '-') term)*
+//! term     := '-' term | atom                 (a '-' directly before a digit is the number's sign)
+//! atom     := '{' list '|' list '}' | '(' expr ')' | ('±' | '+-') number | compound
+//! list     := [expr (',' expr)*]
+//! compound := [number] arrow* [star]          (at least one part)
+//! number   := ['-'] digits ['/' digits]       (the denominator a power of two)
+//! arrow    := '↑' | '^' | '⇑' | '↓' | 'v' | '⇓'   (⇑ = ↑↑, ⇓ = ↓↓)
+//! star     := '*' [digits]
+//! ```
+//!
+//! Examples: `0`, `-3`, `1/2`, `*`, `*2`, `↑`, `^^*`, `1/2↑*`, `±1`, `{1|0}`, `{2|-1}`,
+//! `{{2|0}|-1}`, `{1,*|0}`, `{1|0} + ↑ - *`. A brace form is kept as written (see
+//! [`Cgt::display_form`]); sums are computed in canonical form.
+//!
+//! The parser never panics: every failure is a [`ParseError`] with the byte offset where
+//! it was found. Inputs are bounded so that evaluating them stays cheap: at most
+//! [`MAX_INPUT`] bytes, [`MAX_DEPTH`] levels of nesting, [`MAX_OPERATORS`] binary `+`/`-`,
+//! integers and denominators up to `2^32`, nimbers up to `*256`, at most 64 arrows.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::game::with_store;
+use crate::store::{Id, Store};
+use crate::{Cgt, Dyadic};
+
+/// Longest accepted input, in bytes.
+pub const MAX_INPUT: usize = 16 * 1024;
+/// Deepest accepted nesting of braces, parentheses and unary minus signs.
+pub const MAX_DEPTH: usize = 100;
+/// Most binary `+` / `-` operators in one input (each sum is computed in canonical form,
+/// and sums of hot games can grow quickly).
+pub const MAX_OPERATORS: usize = 12;
+const MAX_MAGNITUDE: u64 = 1 << 32;
+const MAX_NIMBER: u64 = 256;
+const MAX_ARROWS: i64 = 64;
+
+/// What went wrong while parsing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseErrorKind {
+    /// The input is empty (or only whitespace).
+    Empty,
+    /// The input ended where more was needed; names what was expected.
+    UnexpectedEnd(&'static str),
+    /// A character that cannot start or continue what was expected.
+    Unexpected {
+        /// The character found.
+        found: char,
+        /// What was expected instead.
+        expected: &'static str,
+    },
+    /// An integer, numerator or denominator above `2^32`.
+    NumberTooLarge,
+    /// A denominator that is not a power of two (short numbers are dyadic).
+    NotDyadic,
+    /// A zero denominator.
+    ZeroDenominator,
+    /// A nimber above `*256`.
+    NimberTooLarge,
+    /// More than 64 arrows in one value.
+    TooManyArrows,
+    /// Nesting deeper than [`MAX_DEPTH`].
+    TooDeep,
+    /// More than [`MAX_OPERATORS`] binary operators.
+    TooManyOperators,
+    /// Input longer than [`MAX_INPUT`] bytes.
+    TooLong,
+}
+
+impl fmt::Display for ParseErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseErrorKind::Empty => write!(f, "empty game expression"),
+            ParseErrorKind::UnexpectedEnd(e) => write!(f, "unexpected end of input, expected {e}"),
+            ParseErrorKind::Unexpected { found, expected } => {
+                write!(f, "unexpected {found:?}, expected {expected}")
+            }
+            ParseErrorKind::NumberTooLarge => write!(f, "number too large (limit 2^32)"),
+            ParseErrorKind::NotDyadic => {
+                write!(
+                    f,
+                    "denominator is not a power of two (short numbers are dyadic)"
+                )
+            }
+            ParseErrorKind::ZeroDenominator => write!(f, "zero denominator"),
+            ParseErrorKind::NimberTooLarge => write!(f, "nimber too large (limit *{MAX_NIMBER})"),
+            ParseErrorKind::TooManyArrows => write!(f, "too many arrows (limit {MAX_ARROWS})"),
+            ParseErrorKind::TooDeep => write!(f, "nesting deeper than {MAX_DEPTH}"),
+            ParseErrorKind::TooManyOperators => {
+                write!(f, "more than {MAX_OPERATORS} '+'/'-' operators")
+            }
+            ParseErrorKind::TooLong => write!(f, "input longer than {MAX_INPUT} bytes"),
+        }
+    }
+}
+
+/// A parse failure and the byte offset where it was detected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{kind} at byte {pos}")]
+pub struct ParseError {
+    /// What went wrong.
+    pub kind: ParseErrorKind,
+    /// Byte offset into the input.
+    pub pos: usize,
+}
+
+/// Parsed syntax, evaluated in one store lock afterwards.
+enum Expr {
+    Form(Vec<Expr>, Vec<Expr>),
+    Compound { x: Dyadic, ups: i64, star: u32 },
+    Pm(Dyadic),
+    Neg(Box<Expr>),
+    Add(Box<Expr>, Box<Expr>),
+    Sub(Box<Expr>, Box<Expr>),
+}
+
+struct Parser<'a> {
+    src: &'a str,
+    pos: usize,
+    depth: usize,
+    operators: usize,
+}
+
+type PResult<T> = Result<T, ParseError>;
+
+impl<'a> Parser<'a> {
+    fn err<T>(&self, kind: ParseErrorKind, pos: usize) -> PResult<T> {
+        Err(ParseError { kind, pos })
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.src[self.pos..].chars().next()
+    }
+
+    fn peek2(&self) -> Option<char> {
+        let mut it = self.src[self.pos..].chars();
+        it.next();
+        it.next()
+    }
+
+    fn bump(&mut self) -> Option<char> {
+        let c = self.peek()?;
+        self.pos += c.len_utf8();
+        Some(c)
+    }
+
+    fn skip_ws(&mut self) {
+        while self.peek().is_some_and(char::is_whitespace) {
+            self.bump();
+        }
+    }
+
+    fn unexpected<T>(&self, expected: &'static str) -> PResult<T> {
+        match self.peek() {
+            Some(found) => self.err(ParseErrorKind::Unexpected { found, expected }, self.pos),
+            None => self.err(ParseErrorKind::UnexpectedEnd(expected), self.pos),
+        }
+    }
+
+    fn enter(&mut self) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return self.err(ParseErrorKind::TooDeep, self.pos);
+        }
+        Ok(())
+    }
+
+    fn expr(&mut self) -> PResult<Expr> {
+        self.skip_ws();
+        let mut acc = self.term()?;
+        loop {
+            self.skip_ws();
+            let op = match self.peek() {
+                Some('+') => '+',
+                Some('-') => '-',
+                _ => return Ok(acc),
+            };
+            let at = self.pos;
+            self.bump();
+            self.operators += 1;
+            if self.operators > MAX_OPERATORS {
+                return self.err(ParseErrorKind::TooManyOperators, at);
+            }
+            self.skip_ws();
+            let rhs = self.term()?;
+            acc = if op == '+' {
+                Expr::Add(Box::new(acc), Box::new(rhs))
+            } else {
+                Expr::Sub(Box::new(acc), Box::new(rhs))
+            };
+        }
+    }
+
+    fn term(&mut self) -> PResult<Expr> {
+        self.skip_ws();
+        if self.peek() == Some('-') {
+            if self.peek2().is_some_and(|c| c.is_ascii_digit()) {
+                return self.compound();
+            }
+            self.enter()?;
+            self.bump();
+            self.skip_ws();
+            let inner = self.term()?;
+            self.depth -= 1;
+            return Ok(Expr::Neg(Box::new(inner)));
+        }
+        self.atom()
+    }
+
+    fn atom(&mut self) -> PResult<Expr> {
+        match self.peek() {
+            None => self.unexpected("a game"),
+            Some('{') => {
+                self.enter()?;
+                self.bump();
+                let left = self.list('|')?;
+                if self.peek() != Some('|') {
+                    return self.unexpected("',' or '|'");
+                }
+                self.bump();
+                let right = self.list('}')?;
+                if self.peek() != Some('}') {
+                    return self.unexpected("',' or '}'");
+                }
+                self.bump();
+                self.depth -= 1;
+                Ok(Expr::Form(left, right))
+            }
+            Some('(') => {
+                self.enter()?;
+                self.bump();
+                let e = self.expr()?;
+                self.skip_ws();
+                if self.peek() != Some(')') {
+                    return self.unexpected("')'");
+                }
+                self.bump();
+                self.depth -= 1;
+                Ok(e)
+            }
+            Some('±') => {
+                self.bump();
+                self.skip_ws();
+                Ok(Expr::Pm(self.number()?))
+            }
+            Some('+') if self.peek2() == Some('-') => {
+                self.bump();
+                self.bump();
+                self.skip_ws();
+                Ok(Expr::Pm(self.number()?))
+            }
+            Some(_) => self.compound(),
+        }
+    }
+
+    /// Options up to (not including) `end`.
+    fn list(&mut self, end: char) -> PResult<Vec<Expr>> {
+        let mut out = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(end) {
+            return Ok(out);
+        }
+        loop {
+            out.push(self.expr()?);
+            self.skip_ws();
+            if self.peek() == Some(',') {
+                self.bump();
+                continue;
+            }
+            return Ok(out);
+        }
+    }
+
+    fn digits(&mut self) -> PResult<Option<u64>> {
+        let start = self.pos;
+        let mut v: u64 = 0;
+        let mut any = false;
+        while let Some(c) = self.peek().filter(char::is_ascii_digit) {
+            any = true;
+            v = v.saturating_mul(10).saturating_add(c as u64 - '0' as u64);
+            self.bump();
+        }
+        if !any {
+            return Ok(None);
+        }
+        if v > MAX_MAGNITUDE {
+            return self.err(ParseErrorKind::NumberTooLarge, start);
+        }
+        Ok(Some(v))
+    }
+
+    fn number(&mut self) -> PResult<Dyadic> {
+        let neg = if self.peek() == Some('-') {
+            self.bump();
+            true
+        } else {
+            false
+        };
+        let Some(n) = self.digits()? else {
+            return self.unexpected("a number");
+        };
+        let mut x = Dyadic::integer(n as i64);
+        if self.peek() == Some('/') {
+            self.bump();
+            let at = self.pos;
+            let Some(d) = self.digits()? else {
+                return self.unexpected("a denominator");
+            };
+            if d == 0 {
+                return self.err(ParseErrorKind::ZeroDenominator, at);
+            }
+            if !d.is_power_of_two() {
+                return self.err(ParseErrorKind::NotDyadic, at);
+            }
+            x = Dyadic::new(n as i128, d.trailing_zeros());
+        }
+        Ok(if neg { -x } else { x })
+    }
+
+    fn compound(&mut self) -> PResult<Expr> {
+        let start = self.pos;
+        let x = if self.peek() == Some('-') || self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            self.number()?
+        } else {
+            Dyadic::ZERO
+        };
+        let mut ups: i64 = 0;
+        while let Some(c) = self.peek() {
+            let d = match c {
+                '↑' | '^' => 1,
+                '⇑' => 2,
+                '↓' | 'v' => -1,
+                '⇓' => -2,
+                _ => break,
+            };
+            ups += d;
+            if ups.abs() > MAX_ARROWS {
+                return self.err(ParseErrorKind::TooManyArrows, self.pos);
+            }
+            self.bump();
+        }
+        let mut star = 0;
+        if self.peek() == Some('*') {
+            self.bump();
+            let at = self.pos;
+            star = match self.digits()? {
+                None => 1,
+                Some(k) if k > MAX_NIMBER => return self.err(ParseErrorKind::NimberTooLarge, at),
+                Some(k) => k as u32,
+            };
+        }
+        if self.pos == start {
+            return self.unexpected("a game");
+        }
+        Ok(Expr::Compound { x, ups, star })
+    }
+}
+
+fn eval(s: &mut Store, e: &Expr) -> Id {
+    match e {
+        Expr::Form(l, r) => {
+            let l = l.iter().map(|o| eval(s, o)).collect();
+            let r = r.iter().map(|o| eval(s, o)).collect();
+            s.form(l, r)
+        }
+        Expr::Compound { x, ups, star } => {
+            let a = s.number(*x);
+            let u = s.up_multiple(*ups);
+            let n = s.nimber(*star);
+            let au = s.add(a, u);
+            s.add(au, n)
+        }
+        Expr::Pm(x) => {
+            let a = s.number(*x);
+            let b = s.number(-*x);
+            let f = s.form(vec![a], vec![b]);
+            s.canonical(f)
+        }
+        Expr::Neg(inner) => {
+            let g = eval(s, inner);
+            s.neg(g)
+        }
+        Expr::Add(a, b) => {
+            let (a, b) = (eval(s, a), eval(s, b));
+            s.add(a, b)
+        }
+        Expr::Sub(a, b) => {
+            let (a, b) = (eval(s, a), eval(s, b));
+            let nb = s.neg(b);
+            s.add(a, nb)
+        }
+    }
+}
+
+impl FromStr for Cgt {
+    type Err = ParseError;
+
+    /// Parse the standard notation (see the [module documentation](crate::parse)).
+    fn from_str(src: &str) -> Result<Cgt, ParseError> {
+        if src.len() > MAX_INPUT {
+            return Err(ParseError {
+                kind: ParseErrorKind::TooLong,
+                pos: MAX_INPUT,
+            });
+        }
+        let mut p = Parser {
+            src,
+            pos: 0,
+            depth: 0,
+            operators: 0,
+        };
+        p.skip_ws();
+        if p.peek().is_none() {
+            return Err(ParseError {
+                kind: ParseErrorKind::Empty,
+                pos: p.pos,
+            });
+        }
+        let e = p.expr()?;
+        p.skip_ws();
+        if p.peek().is_some() {
+            return p.unexpected("'+', '-' or the end");
+        }
+        Ok(Cgt(with_store(|s| eval(s, &e))))
+    }
+}
+
+impl FromStr for Dyadic {
+    type Err = ParseError;
+
+    /// Parse `3`, `-1/2`, `5/8` (integers and denominators up to `2^32`).
+    fn from_str(src: &str) -> Result<Dyadic, ParseError> {
+        let mut p = Parser {
+            src,
+            pos: 0,
+            depth: 0,
+            operators: 0,
+        };
+        p.skip_ws();
+        if p.peek().is_none() {
+            return Err(ParseError {
+                kind: ParseErrorKind::Empty,
+                pos: p.pos,
+            });
+        }
+        let x = p.number()?;
+        p.skip_ws();
+        if p.peek().is_some() {
+            return p.unexpected("the end of the number");
+        }
+        Ok(x)
+    }
+}
