@@ -211,20 +211,26 @@ impl Solver {
             if sq as u8 == tt_best {
                 key = -1000;
             }
-            list.push(sq as u8, key);
+            list.push(sq as u8, key, f, replies);
         }
         list.sort();
     }
 
     /// Negamax value of `p` to move against `o` within `(alpha, beta)`.
-    fn search(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32) -> i32 {
+    fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
         let empties = !(p | o);
         let n = empties.count_ones();
         if n <= 4 {
             return self.small(p, o, alpha, beta, empties, n);
         }
+        self.node(p, o, moves(p, o), alpha, beta)
+    }
+
+    /// [`Solver::search`] at 5 or more empties with the legal moves already known.
+    fn node(&mut self, p: u64, o: u64, legal: u64, mut alpha: i32, mut beta: i32) -> i32 {
+        let empties = !(p | o);
+        let n = empties.count_ones();
         self.nodes += 1;
-        let legal = moves(p, o);
         if legal == 0 {
             if moves(o, p) == 0 {
                 return final_score(p, o);
@@ -283,14 +289,15 @@ impl Solver {
         let mut best_sq = 64u8;
         for i in 0..list.len {
             let sq = list.sq[i];
-            let f = flips(p, o, sq as u32);
+            let f = list.flips[i];
             let (np, no) = (o & !f, p | f | (1 << sq));
+            let r = list.replies[i];
             let v = if i == 0 {
-                -self.search(np, no, -beta, -alpha)
+                -self.child(np, no, r, n - 1, -beta, -alpha)
             } else {
-                let mut v = -self.search(np, no, -alpha - 1, -alpha);
+                let mut v = -self.child(np, no, r, n - 1, -alpha - 1, -alpha);
                 if v > alpha && v < beta {
-                    v = -self.search(np, no, -beta, -v);
+                    v = -self.child(np, no, r, n - 1, -beta, -v);
                 }
                 v
             };
@@ -326,6 +333,16 @@ impl Solver {
             best: best_sq,
         };
         best
+    }
+
+    /// A child with `n` empties whose legal moves `legal` are known.
+    #[inline]
+    fn child(&mut self, p: u64, o: u64, legal: u64, n: u32, alpha: i32, beta: i32) -> i32 {
+        if n <= 4 {
+            self.small(p, o, alpha, beta, !(p | o), n)
+        } else {
+            self.node(p, o, legal, alpha, beta)
+        }
     }
 
     /// 1 to 4 empties: the empty squares in parity order, no move generation.
@@ -399,6 +416,8 @@ impl Solver {
 struct MoveList {
     sq: [u8; 32],
     key: [i32; 32],
+    flips: [u64; 32],
+    replies: [u64; 32],
     len: usize,
 }
 
@@ -407,29 +426,37 @@ impl MoveList {
         MoveList {
             sq: [0; 32],
             key: [0; 32],
+            flips: [0; 32],
+            replies: [0; 32],
             len: 0,
         }
     }
 
     #[inline]
-    fn push(&mut self, sq: u8, key: i32) {
+    fn push(&mut self, sq: u8, key: i32, flips: u64, replies: u64) {
         self.sq[self.len] = sq;
         self.key[self.len] = key;
+        self.flips[self.len] = flips;
+        self.replies[self.len] = replies;
         self.len += 1;
     }
 
     /// Insertion sort by increasing key (stable).
     fn sort(&mut self) {
         for i in 1..self.len {
-            let (s, k) = (self.sq[i], self.key[i]);
+            let (s, k, f, r) = (self.sq[i], self.key[i], self.flips[i], self.replies[i]);
             let mut j = i;
             while j > 0 && self.key[j - 1] > k {
                 self.sq[j] = self.sq[j - 1];
                 self.key[j] = self.key[j - 1];
+                self.flips[j] = self.flips[j - 1];
+                self.replies[j] = self.replies[j - 1];
                 j -= 1;
             }
             self.sq[j] = s;
             self.key[j] = k;
+            self.flips[j] = f;
+            self.replies[j] = r;
         }
     }
 }
