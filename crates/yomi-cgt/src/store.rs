@@ -620,8 +620,7 @@ impl Store {
         out
     }
 
-    /// `(x, n, k)` with `G = x + n·↑ + *k`, when the canonical form has that shape
-    /// (searched for games born by day 32).
+    /// `(x, n, k)` with `G = x + n·↑ + *k`, when the canonical form has that shape.
     pub(crate) fn number_up_star(&mut self, id: Id) -> Option<(Dyadic, i64, u32)> {
         let c = self.canonical(id);
         if let Some(x) = self.as_number(c) {
@@ -636,20 +635,59 @@ impl Store {
         if let Some(k) = self.as_nimber(h) {
             return Some((ls, 0, k));
         }
-        let b = self.birthday(h);
-        if b > 32 {
+        // h = n·↑ + *k iff h + *j = n·↑ + *s (s ∈ {0, 1}) for j = k ⊕ s. The nimber part
+        // of a game born on day b is below 2b + 2.
+        let b = self.birthday(h).min(128) as u32;
+        for j in 0..=2 * b + 1 {
+            let nj = self.nimber(j);
+            let x = self.add(h, nj);
+            if let Some((n, s)) = self.ups_star(x, 0) {
+                return Some((ls, n, j ^ s));
+            }
+        }
+        None
+    }
+
+    /// `(n, s)` when the canonical `x` is `n·↑ + s·*` with `s ∈ {0, 1}`, from the shapes
+    /// `n·↑ = {0 | (n−1)·↑*}`, `n·↑* = {0 | (n−1)·↑}` (n ≥ 2), `↑* = {0, * | 0}`.
+    fn ups_star(&mut self, x: Id, depth: u32) -> Option<(i64, u32)> {
+        if depth > 256 {
             return None;
         }
-        let b = b as i64;
-        for n in 1..=b + 1 {
-            for sign in [1, -1] {
-                let u = self.up_multiple(sign * n);
-                for k in 0..=(b + 1) as u32 {
-                    let s = self.nimber(k);
-                    if self.add(u, s) == h {
-                        return Some((ls, sign * n, k));
-                    }
-                }
+        match self.as_nimber(x) {
+            Some(0) => return Some((0, 0)),
+            Some(1) => return Some((0, 1)),
+            Some(_) => return None,
+            None => {}
+        }
+        let zero = self.number(Dyadic::ZERO);
+        let star = self.nimber(1);
+        let (l, r) = self.options(x);
+        if l.len() == 2 && r.len() == 1 && l.contains(&zero) && l.contains(&star) && r[0] == zero {
+            return Some((1, 1)); // ↑*
+        }
+        if l.len() == 1 && r.len() == 2 && r.contains(&zero) && r.contains(&star) && l[0] == zero {
+            return Some((-1, 1)); // ↓*
+        }
+        if l.len() == 1 && r.len() == 1 {
+            if l[0] == zero {
+                // {0 | y}: y = (n−1)·↑ + *  → n·↑ ; y = (n−1)·↑ → n·↑*.
+                let (m, s) = self.ups_star(r[0], depth + 1)?;
+                return match (m, s) {
+                    (0, 1) => Some((1, 0)),
+                    (m, 1) if m >= 1 => Some((m + 1, 0)),
+                    (m, 0) if m >= 1 => Some((m + 1, 1)),
+                    _ => None,
+                };
+            }
+            if r[0] == zero {
+                let (m, s) = self.ups_star(l[0], depth + 1)?;
+                return match (m, s) {
+                    (0, 1) => Some((-1, 0)),
+                    (m, 1) if m <= -1 => Some((m - 1, 0)),
+                    (m, 0) if m <= -1 => Some((m - 1, 1)),
+                    _ => None,
+                };
             }
         }
         None

@@ -1,0 +1,179 @@
+//! The notation: accepted spellings, typed errors with positions, and no panics on any
+//! input (damaged strings, random bytes, huge or deep input).
+
+use proptest::prelude::*;
+use yomi_cgt::{Cgt, Dyadic, ParseErrorKind};
+
+fn g(s: &str) -> Cgt {
+    s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+#[test]
+fn spellings() {
+    assert_eq!(g("^"), g("↑"));
+    assert_eq!(g("^^"), g("⇑"));
+    assert_eq!(g("v"), g("↓"));
+    assert_eq!(g("vv"), g("⇓"));
+    assert_eq!(g("⇓"), -g("⇑"));
+    assert_eq!(g("+-1"), g("±1"));
+    assert_eq!(g("*1"), Cgt::star());
+    assert_eq!(g("*0"), Cgt::zero());
+    assert_eq!(g(" { 1 , * | 0 } "), g("{1,*|0}"));
+    assert_eq!(g("-3"), Cgt::integer(-3));
+    assert_eq!(g("- 3"), Cgt::integer(-3));
+    assert_eq!(g("--3"), Cgt::integer(3));
+    assert_eq!(g("-{2|-1}"), g("{1|-2}"));
+    assert_eq!(g("-↑"), g("↓"));
+    assert_eq!(g("-1↑"), Cgt::integer(-1) + Cgt::up()); // the sign belongs to the number
+    assert_eq!(g("1-1"), Cgt::zero());
+    assert_eq!(g("(1+*)-(1+*)"), Cgt::zero());
+    assert_eq!(
+        g("{2|0||-1}"
+            .replace("||", "}|")
+            .replacen('{', "{{", 1)
+            .as_str()),
+        g("{{2|0}|-1}")
+    );
+    assert_eq!(g("6/8"), Cgt::number(Dyadic::new(3, 2)));
+    assert_eq!(g("{ | }"), Cgt::zero());
+    assert_eq!("-5/4".parse::<Dyadic>(), Ok(Dyadic::new(-5, 2)));
+}
+
+#[test]
+fn typed_errors_with_positions() {
+    let err = |s: &str| s.parse::<Cgt>().unwrap_err();
+    assert_eq!(err("").kind, ParseErrorKind::Empty);
+    assert_eq!(err("   ").kind, ParseErrorKind::Empty);
+    let e = err("{1|0");
+    assert_eq!(
+        (e.kind, e.pos),
+        (ParseErrorKind::UnexpectedEnd("',' or '}'"), 4)
+    );
+    let e = err("{1 0}");
+    assert_eq!(
+        (e.kind, e.pos),
+        (
+            ParseErrorKind::Unexpected {
+                found: '0',
+                expected: "',' or '|'"
+            },
+            3
+        )
+    );
+    let e = err("1/3");
+    assert_eq!((e.kind, e.pos), (ParseErrorKind::NotDyadic, 2));
+    let e = err("1/0");
+    assert_eq!((e.kind, e.pos), (ParseErrorKind::ZeroDenominator, 2));
+    let e = err("{1|0}}");
+    assert_eq!(e.pos, 5);
+    let e = err("99999999999999999999999");
+    assert_eq!((e.kind, e.pos), (ParseErrorKind::NumberTooLarge, 0));
+    assert_eq!(err("*9999").kind, ParseErrorKind::NimberTooLarge);
+    assert_eq!(err(&"^".repeat(65)).kind, ParseErrorKind::TooManyArrows);
+    assert_eq!(err(&"{".repeat(101)).kind, ParseErrorKind::TooDeep);
+    assert_eq!(err(&"-".repeat(1000)).kind, ParseErrorKind::TooDeep);
+    assert_eq!(err(&"(".repeat(5000)).kind, ParseErrorKind::TooDeep);
+    assert_eq!(
+        err(&vec!["1"; 14].join("+")).kind,
+        ParseErrorKind::TooManyOperators
+    );
+    assert_eq!(err(&" ".repeat(20_000)).kind, ParseErrorKind::TooLong);
+    let e = err("{1|0} x");
+    assert_eq!(
+        (e.kind, e.pos),
+        (
+            ParseErrorKind::Unexpected {
+                found: 'x',
+                expected: "'+', '-' or the end"
+            },
+            6
+        )
+    );
+    // Positions are byte offsets, also after multi-byte characters.
+    let e = err("↑ ↑");
+    assert_eq!(e.pos, 4);
+    assert!(err("±").to_string().contains("at byte 2"));
+    assert!(err("{1|0").to_string().contains("expected ',' or '}'"));
+}
+
+#[test]
+fn deep_but_legal_nesting_is_fine() {
+    let mut s = String::from("0");
+    for _ in 0..100 {
+        s = format!("{{{s}|}}");
+    }
+    assert_eq!(g(&s), Cgt::integer(100));
+    let mut s = String::from("0");
+    for _ in 0..60 {
+        s = format!("{{0|{s}}}");
+    }
+    // {0|{0|…{0|0}…}}: *, ↑, ⇑*, ↑↑↑, … alternately with and without a star.
+    assert_eq!(g(&s).as_number_up_star(), Some((Dyadic::ZERO, 59, 0)));
+    assert_eq!(g(&s), Cgt::ups(59));
+}
+
+const VALID: &[&str] = &[
+    "{1|0}",
+    "{2|-1}",
+    "{{2|0}|-1}",
+    "{1,*|0}",
+    "1/2↑*",
+    "±1/2 + {0|*}",
+    "{0|{0|-2}}",
+    "-(*2 + ^^)",
+];
+
+fn check(s: &str) {
+    // Never panics; a success prints something that parses back to the same game.
+    if let Ok(v) = s.parse::<Cgt>() {
+        let text = v.to_string();
+        let back: Cgt = text
+            .parse()
+            .unwrap_or_else(|e| panic!("{s:?} printed {text:?}: {e}"));
+        assert_eq!(back, v, "{s:?}");
+    }
+}
+
+#[test]
+fn damaged_strings_never_panic() {
+    for v in VALID {
+        let chars: Vec<char> = v.chars().collect();
+        for i in 0..chars.len() {
+            // Drop one character.
+            let s: String = chars
+                .iter()
+                .enumerate()
+                .filter(|p| p.0 != i)
+                .map(|p| p.1)
+                .collect();
+            check(&s);
+            // Truncate.
+            check(&chars[..i].iter().collect::<String>());
+            // Replace or insert a troublesome character.
+            for c in [
+                '{', '}', '|', ',', '/', '-', '+', '*', '^', '0', 'v', '±', 'é', '\0',
+            ] {
+                let mut r = chars.clone();
+                r[i] = c;
+                check(&r.iter().collect::<String>());
+                let mut ins = chars.clone();
+                ins.insert(i, c);
+                check(&ins.iter().collect::<String>());
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_notation_never_panics(s in "[-{}|,*/^v↑↓⇑⇓±+() 0-9]{0,24}") {
+        check(&s);
+    }
+
+    #[test]
+    fn random_unicode_never_panics(s in "\\PC{0,16}") {
+        check(&s);
+    }
+}
