@@ -44,7 +44,9 @@ pub enum OthelloCommand {
     /// Run a GTP engine (Othello moves a1..h8, pass) on standard input and output.
     Gtp,
     /// Train the pattern evaluation by noisy self-play and exact solving; write the weights.
-    #[command(after_help = "Example:\n  yomi othello train --games 5000 --rounds 3 --out eval.bin")]
+    #[command(
+        after_help = "Example:\n  yomi othello train --games 5000 --rounds 3 --out eval.bin"
+    )]
     Train {
         /// Self-play games per round.
         #[arg(long, default_value_t = 5000)]
@@ -74,7 +76,8 @@ pub fn run(args: OthelloArgs) -> anyhow::Result<()> {
             crate::commands::emit(&format!("{}\n", perft_report(depth)))?;
         }
         OthelloCommand::Solve { board, side } => {
-            let text = solve_report(&format!("{board} {side}")).map_err(|e| usage(e.to_string()))?;
+            let text =
+                solve_report(&format!("{board} {side}")).map_err(|e| usage(e.to_string()))?;
             crate::commands::emit(&text)?;
         }
         OthelloCommand::Nboard => {
