@@ -61,6 +61,11 @@
 //! `Cool({1|0}, 1) = 1/2`.
 #![warn(missing_docs)]
 
+/// The README's example runs as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 pub mod dyadic;
 pub mod game;
 pub mod parse;
