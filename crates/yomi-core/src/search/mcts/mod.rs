@@ -444,21 +444,30 @@ where
         self.path.clear();
         let mut node = 0u32;
         let threshold = self.params.expand_threshold;
-        let mut at_new_leaf = false;
+        // The node the iteration ends at, or `None` when it ends on an edge whose child has
+        // no node yet (a leaf with fewer than `threshold` visits: its visits are the edge's).
+        // Nodes are created lazily, when a child is due for expansion, so a search of n
+        // iterations holds about n / (threshold + 1) nodes rather than n.
+        let mut leaf_node = None;
+        let mut created_now = false;
         loop {
             let n = self.tree.nodes[node as usize];
             if n.mover == UNEXPANDED {
-                let due = node == 0 || n.visits >= threshold || (at_new_leaf && threshold == 0);
-                if !due || self.tree.nodes.len() >= self.params.max_nodes && node != 0 {
+                let due = node == 0 || n.visits >= threshold;
+                if !due {
+                    leaf_node = Some(node);
                     break;
                 }
                 self.expand(game, &state, node);
-                if at_new_leaf {
+                if created_now && threshold == 0 {
+                    // Expanded on creation (priors for PUCT): evaluate it, don't descend.
+                    leaf_node = Some(node);
                     break;
                 }
                 continue;
             }
-            if at_new_leaf || n.mover == TERMINAL {
+            if n.mover == TERMINAL {
+                leaf_node = Some(node);
                 break;
             }
             let child;
@@ -474,13 +483,20 @@ where
                 });
                 let edge = self.tree.edges[e];
                 game.apply(&mut state, self.tree.moves[e]);
-                if edge.child == NONE {
+                if edge.child != NONE {
+                    child = edge.child;
+                } else if (edge.visits >= threshold || self.params.memoize_leaves)
+                    && self.tree.nodes.len() < self.params.max_nodes
+                {
+                    // The child is due (or needs a node to hold its memo): give it one,
+                    // carrying the visits it had as a leaf.
                     let c = self.tree.new_leaf();
+                    self.tree.nodes[c as usize].visits = edge.visits;
                     self.tree.edges[e].child = c;
                     child = c;
-                    at_new_leaf = true;
+                    created_now = true;
                 } else {
-                    child = edge.child;
+                    break;
                 }
             } else {
                 let sim_index = n.aux as usize;
@@ -510,52 +526,70 @@ where
                     .map(|c| c.1);
                 child = match found {
                     Some(c) => c,
-                    None => {
+                    None if self.tree.nodes.len() < self.params.max_nodes => {
+                        // Joint children have no edge of their own to count leaf visits,
+                        // so they get a node at once.
                         let c = self.tree.new_leaf();
                         self.tree.sims[sim_index].children.push((key, c));
-                        at_new_leaf = true;
+                        created_now = true;
                         c
                     }
+                    None => break,
                 };
             }
             node = child;
         }
 
         // Evaluate the reached state.
-        let leaf = self.tree.nodes[node as usize];
+        let leaf = leaf_node.map(|i| self.tree.nodes[i as usize]);
         let k = self.tree.feature_count;
         // Where this iteration's features are: a memo entry, the evaluator, or nowhere
         // (terminal leaves contribute zeros).
         let mut features_from_memo = None;
-        let rewards = if leaf.mover == TERMINAL {
-            let r = self.leaf.evaluate_terminal(game, &state);
-            self.normalize(r)
-        } else if leaf.mover == UNEXPANDED && self.params.memoize_leaves && leaf.aux != NONE {
-            features_from_memo = Some(leaf.aux as usize);
-            self.tree.memo[leaf.aux as usize]
-        } else {
-            // The generator is copied to a local for the playout so that it can live in
-            // registers (through `&mut self` the compiler keeps it in memory).
-            let mut rng = self.rng.clone();
-            let r = self
-                .leaf
-                .evaluate(game, &mut state, &mut rng, &mut self.moves);
-            self.rng = rng;
-            let r = self.normalize(r);
-            if leaf.mover == UNEXPANDED && self.params.memoize_leaves {
-                self.tree.memo.push(r);
-                if k > 0 {
-                    self.tree
-                        .memo_features
-                        .extend_from_slice(&self.leaf.features()[..k]);
-                }
-                self.tree.nodes[node as usize].aux = (self.tree.memo.len() - 1) as u32;
+        let mut terminal = false;
+        let rewards = match leaf {
+            Some(n) if n.mover == UNEXPANDED && self.params.memoize_leaves && n.aux != NONE => {
+                features_from_memo = Some(n.aux as usize);
+                self.tree.memo[n.aux as usize]
             }
-            r
+            Some(n) if n.mover == TERMINAL => {
+                terminal = true;
+                let r = self.leaf.evaluate_terminal(game, &state);
+                self.normalize(r)
+            }
+            _ if game.is_terminal(&state) => {
+                terminal = true;
+                let r = self.leaf.evaluate_terminal(game, &state);
+                self.normalize(r)
+            }
+            _ => {
+                // The generator is copied to a local for the playout so that it can live in
+                // registers (through `&mut self` the compiler keeps it in memory).
+                let mut rng = self.rng.clone();
+                let r = self
+                    .leaf
+                    .evaluate(game, &mut state, &mut rng, &mut self.moves);
+                self.rng = rng;
+                let r = self.normalize(r);
+                if let (Some(i), true) = (leaf_node, self.params.memoize_leaves) {
+                    if self.tree.nodes[i as usize].mover == UNEXPANDED {
+                        self.tree.memo.push(r);
+                        if k > 0 {
+                            self.tree
+                                .memo_features
+                                .extend_from_slice(&self.leaf.features()[..k]);
+                        }
+                        self.tree.nodes[i as usize].aux = (self.tree.memo.len() - 1) as u32;
+                    }
+                }
+                r
+            }
         };
 
         // Back up.
-        self.tree.nodes[node as usize].visits += 1;
+        if let Some(i) = leaf_node {
+            self.tree.nodes[i as usize].visits += 1;
+        }
         for step in &self.path {
             let e = &mut self.tree.edges[step.edge as usize];
             e.visits += 1;
@@ -564,7 +598,7 @@ where
                 self.tree.nodes[step.node as usize].visits += 1;
             }
         }
-        if k > 0 && leaf.mover != TERMINAL {
+        if k > 0 && !terminal {
             let source: &[f64] = match features_from_memo {
                 Some(m) => &self.tree.memo_features[m * k..(m + 1) * k],
                 None => &self.leaf.features()[..k],
