@@ -1,5 +1,5 @@
 //! Trains the pattern evaluation and writes the weights file:
-//! `cargo run --release -p yomi-othello --example train_eval -- [games per round] [rounds] [out]`
+//! `cargo run --release -p yomi-othello --example train_eval -- [games per round] [rounds] [out] [l2]`
 //! (defaults 5000, 3, `crates/yomi-othello/data/othello-eval-v1.bin`).
 
 use yomi_othello::train::{train, TrainConfig};
@@ -12,6 +12,9 @@ fn main() {
     }
     if let Some(r) = args.get(1).and_then(|a| a.parse().ok()) {
         cfg.rounds = r;
+    }
+    if let Some(l2) = args.get(3).and_then(|a| a.parse().ok()) {
+        cfg.l2 = l2;
     }
     let out = args.get(2).cloned().unwrap_or_else(|| {
         concat!(env!("CARGO_MANIFEST_DIR"), "/data/othello-eval-v1.bin").to_string()

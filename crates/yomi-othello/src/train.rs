@@ -42,6 +42,8 @@ pub struct TrainConfig {
     pub epochs: usize,
     /// Step size (in units of the prediction error per update).
     pub learning_rate: f32,
+    /// L2 shrinkage of the active weights per update (pulls rarely seen patterns to 0).
+    pub l2: f32,
     /// One game in this many is held out.
     pub holdout_every: usize,
     /// Worker threads for self-play and solving.
@@ -60,6 +62,7 @@ impl Default for TrainConfig {
             epsilon: 0.1,
             epochs: 6,
             learning_rate: 0.2,
+            l2: 0.0,
             holdout_every: 10,
             threads: 2,
             seed: 1,
@@ -263,8 +266,10 @@ pub fn fit(eval: &mut PatternEval, samples: &[Sample], cfg: &TrainConfig) {
             let (idx, mob, bias) = PatternEval::active(f);
             let w = eval.weights_mut();
             let step = lr * err / 90.0;
+            let shrink = 1.0 - lr * cfg.l2;
             for &k in &idx {
-                w[k as usize] += step;
+                let wk = &mut w[k as usize];
+                *wk = *wk * shrink + step;
             }
             w[mob as usize] += step * f.mobility * 0.05;
             w[bias as usize] += step;
