@@ -23,6 +23,7 @@
 #![warn(missing_docs)]
 
 pub mod bench;
+pub mod client;
 pub mod eval;
 pub mod experiment;
 pub mod game;
