@@ -1,26 +1,36 @@
-//! The board: a padded one-dimensional array with chains, pseudo-liberties and an empty-point
-//! list, the part of Go that playouts hammer.
+//! The board: a padded one-dimensional array with chains, pseudo-liberties, neighbour counts
+//! and an empty-point list, the part of Go that playouts hammer.
 //!
 //! # Layout
 //! A board of size `N` (2 to 19) lives in an `(N+2)×(N+2)` array with a frame of border
 //! points, so every on-board point has four neighbours at `p − W`, `p − 1`, `p + 1`, `p + W`
-//! (`W = N + 2`) and no bounds checks are needed. Point `(x, y)` (column `x` from the left,
-//! row `y` from the bottom, both from 0) is index `(y + 1)·W + (x + 1)`. Arrays have the
-//! size of the 19×19 layout (441 entries) so that a board is plain `Clone` data (about
-//! 10 KB) and never allocates.
+//! (`W = N + 2`) and no edge tests are needed. Point `(x, y)` (column `x` from the left,
+//! row `y` from the bottom, both from 0) is index `(y + 1)·W + (x + 1)`. Arrays have 512
+//! entries (the 19×19 layout needs 441) and are indexed through `p & 511`, which lets the
+//! compiler drop bounds checks without `unsafe`; a board is plain `Clone` data (about 9 KB)
+//! and never allocates.
 //!
-//! # Chains and liberties
+//! # Chains, liberties and neighbour counts
 //! Stones of a chain form a circular linked list (`next`); every stone stores its chain's
-//! root. Each chain keeps *pseudo-liberties*: the number of (stone, empty neighbour)
-//! adjacencies, with the sum and the sum of squares of the liberty indices. A chain has no
-//! liberty exactly when the count is 0, and it is in atari (all pseudo-liberties are the
-//! same point) exactly when `count · Σp² = (Σp)²` (Cauchy–Schwarz). Playing a stone updates
-//! these incrementally; merging relabels the smaller chain; capturing walks the captured list.
-//! Legality (suicide, ko) is decided from the neighbours without trying the move.
+//! root. Each chain keeps its *pseudo-liberties*: the number of (stone, empty neighbour)
+//! adjacencies, as libEGO does. A chain has no liberty exactly when the count is 0, and an
+//! empty point `p` is a chain's only liberty exactly when the count equals the number of
+//! `p`'s neighbours in the chain — so captures, suicide and atari next to a move are decided
+//! exactly from the counts without trying the move. Merging relabels the smaller chain;
+//! capturing walks the captured ring.
 //!
-//! # Hashing
+//! Every point also keeps packed counts of its neighbours: black stones, white stones (a
+//! border neighbour counts for both colours) and empty points, updated when stones come
+//! and go. "Has an empty neighbour" (the common case: legal, not an eye) and "every
+//! neighbour is mine or the edge" (eye shape) are one mask each.
+//!
+//! # Hashing and the superko filter
 //! Zobrist keys per colour and point; the position hash covers stones only (positional
-//! superko compares positions regardless of the side to move).
+//! superko compares positions regardless of the side to move). Each point also remembers
+//! which colours ever had a stone removed from it ([`Board::may_repeat`]): a move by `c` at
+//! `p` that leaves its stone on the board can only recreate an earlier position if a stone of
+//! `c` was once removed from `p`, so the superko lookup is needed only for those moves (and
+//! for suicides).
 
 use crate::vertex::{Color, Vertex};
 
@@ -30,13 +40,29 @@ pub const MAX_SIZE: usize = 19;
 pub const MIN_SIZE: usize = 2;
 /// Width of the padded array for the largest board.
 pub(crate) const MAX_W: usize = MAX_SIZE + 2;
-/// Entries of every per-point array.
-pub(crate) const MAX_AREA: usize = MAX_W * MAX_W;
+/// Entries of every per-point array: a power of two above `MAX_W²` (441), so that indices
+/// masked with `MASK` are always in bounds.
+pub(crate) const MAX_AREA: usize = 512;
+const MASK: usize = MAX_AREA - 1;
+const _: () = assert!(MAX_W * MAX_W <= MAX_AREA && MAX_AREA.is_power_of_two());
 
 pub(crate) const EMPTY: u8 = 0;
 pub(crate) const BLACK: u8 = 1;
 pub(crate) const WHITE: u8 = 2;
 pub(crate) const BORDER: u8 = 3;
+/// The liberty count of chain id 0, the id of every border point.
+const BORDER_LIBS: u16 = 0x4000;
+
+/// Packed neighbour counts: 4 bits each of black (border included), white (border
+/// included) and empty neighbours.
+const NB_SHIFT: [u32; 3] = [8, 0, 4];
+const NB_EMPTY_MASK: u16 = 0xF << 8;
+/// The change of a neighbour's counts when colour `c` (1 or 2) fills an empty point.
+const NB_PLACE: [u16; 3] = [
+    0,
+    1u16.wrapping_sub(1 << 8),
+    (1u16 << 4).wrapping_sub(1 << 8),
+];
 
 /// Zobrist keys: `[colour][point]`; colour 0 is used for the ko point and the side to move.
 pub(crate) static ZOBRIST: [[u64; MAX_AREA]; 3] = zobrist_table();
@@ -79,12 +105,14 @@ pub struct Board {
     prisoners: [u16; 3],
     hash: u64,
     color: [u8; MAX_AREA],
+    /// Bit `c` set: a stone of colour `c` was once removed from the point.
+    gone: [u8; MAX_AREA],
+    nbr: [u16; MAX_AREA],
     chain: [u16; MAX_AREA],
     next: [u16; MAX_AREA],
+    /// Per chain root: stones and pseudo-liberties.
     csize: [u16; MAX_AREA],
     libs: [u16; MAX_AREA],
-    lsum: [u32; MAX_AREA],
-    lsq: [u32; MAX_AREA],
     empty: [u16; MAX_AREA],
     epos: [u16; MAX_AREA],
 }
@@ -110,12 +138,12 @@ impl Board {
             prisoners: [0; 3],
             hash: HASH_BASE,
             color: [BORDER; MAX_AREA],
+            gone: [0; MAX_AREA],
+            nbr: [0; MAX_AREA],
             chain: [0; MAX_AREA],
             next: [0; MAX_AREA],
             csize: [0; MAX_AREA],
             libs: [0; MAX_AREA],
-            lsum: [0; MAX_AREA],
-            lsq: [0; MAX_AREA],
             empty: [0; MAX_AREA],
             epos: [0; MAX_AREA],
         };
@@ -123,11 +151,12 @@ impl Board {
             for x in 0..size {
                 let p = b.index(x, y);
                 b.color[p] = EMPTY;
-                b.epos[p] = b.n_empty;
-                b.empty[b.n_empty as usize] = p as u16;
-                b.n_empty += 1;
             }
         }
+        // Border points keep chain id 0; its liberty count stays large (see
+        // `legal_without_empty_nbr`).
+        b.libs[0] = BORDER_LIBS;
+        b.rebuild();
         b
     }
 
@@ -179,9 +208,19 @@ impl Board {
     }
 
     /// The raw colour code at `p` (0 empty, 1 black, 2 white, 3 border).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn raw(&self, p: usize) -> u8 {
-        self.color[p]
+        self.color[p & MASK]
+    }
+
+    #[inline(always)]
+    fn root(&self, p: usize) -> usize {
+        self.chain[p & MASK] as usize
+    }
+
+    #[inline(always)]
+    fn libs_of(&self, r: usize) -> u16 {
+        self.libs[r & MASK]
     }
 
     /// The side to move.
@@ -239,6 +278,18 @@ impl Board {
         &self.empty[..self.n_empty as usize]
     }
 
+    /// The number of empty points.
+    #[inline(always)]
+    pub fn empty_count(&self) -> usize {
+        self.n_empty as usize
+    }
+
+    /// The `i`-th empty point (`i` below [`Board::empty_count`]).
+    #[inline(always)]
+    pub fn empty_point(&self, i: usize) -> usize {
+        self.empty[i & MASK] as usize
+    }
+
     /// The four neighbours of `p`.
     #[inline(always)]
     pub(crate) fn nbrs(&self, p: usize) -> [usize; 4] {
@@ -256,16 +307,16 @@ impl Board {
     /// The number of stones in the chain through `p`.
     #[inline]
     pub fn chain_size(&self, p: usize) -> usize {
-        self.csize[self.chain[p] as usize] as usize
+        self.csize[self.root(p)] as usize
     }
 
     /// The stones of the chain through the stone at `p`, visited by `f`.
     pub fn for_chain(&self, p: usize, mut f: impl FnMut(usize)) {
-        let r = self.chain[p] as usize;
+        let r = self.root(p);
         let mut s = r;
         loop {
             f(s);
-            s = self.next[s] as usize;
+            s = self.next[s & MASK] as usize;
             if s == r {
                 break;
             }
@@ -279,8 +330,8 @@ impl Board {
         let mut n = 0;
         self.for_chain(p, |s| {
             for q in self.nbrs(s) {
-                if self.color[q] == EMPTY && !seen[q] {
-                    seen[q] = true;
+                if self.raw(q) == EMPTY && !seen[q & MASK] {
+                    seen[q & MASK] = true;
                     n += 1;
                 }
             }
@@ -288,32 +339,83 @@ impl Board {
         n
     }
 
-    #[inline(always)]
-    fn in_atari(&self, r: usize) -> bool {
-        let l = self.libs[r] as u64;
-        let s = self.lsum[r] as u64;
-        l * self.lsq[r] as u64 == s * s
-    }
-
     /// True when the chain through the stone at `p` has exactly one liberty.
-    #[inline]
     pub fn chain_in_atari(&self, p: usize) -> bool {
-        let r = self.chain[p] as usize;
-        self.libs[r] > 0 && self.in_atari(r)
+        self.liberties(p) == 1
     }
 
+    /// The chain roots of `p`'s neighbours (0 for border and empty neighbours).
     #[inline(always)]
-    fn add_lib(&mut self, r: usize, p: usize) {
-        self.libs[r] += 1;
-        self.lsum[r] += p as u32;
-        self.lsq[r] += (p * p) as u32;
+    fn nbr_roots(&self, p: usize) -> [usize; 4] {
+        self.nbrs(p).map(|q| {
+            let k = self.raw(q);
+            if k == BLACK || k == WHITE {
+                self.root(q)
+            } else {
+                0
+            }
+        })
     }
 
+    /// The packed neighbour counts of `p`.
     #[inline(always)]
-    fn remove_lib(&mut self, r: usize, p: usize) {
-        self.libs[r] -= 1;
-        self.lsum[r] -= p as u32;
-        self.lsq[r] -= (p * p) as u32;
+    fn nbr_counts(&self, p: usize) -> u16 {
+        self.nbr[p & MASK]
+    }
+
+    /// True when every neighbour of `p` is a stone of colour code `c` or off the board.
+    #[inline(always)]
+    fn eyelike_raw(&self, p: usize, c: u8) -> bool {
+        (self.nbr_counts(p) >> NB_SHIFT[c as usize]) & 0xF == 4
+    }
+
+    /// How many of `p`'s neighbours belong to the same chain as each neighbour, from the
+    /// neighbours' roots (six comparisons).
+    #[inline(always)]
+    fn adjacencies(roots: &[usize; 4]) -> [u16; 4] {
+        let e01 = (roots[0] == roots[1]) as u16;
+        let e02 = (roots[0] == roots[2]) as u16;
+        let e03 = (roots[0] == roots[3]) as u16;
+        let e12 = (roots[1] == roots[2]) as u16;
+        let e13 = (roots[1] == roots[3]) as u16;
+        let e23 = (roots[2] == roots[3]) as u16;
+        [
+            1 + e01 + e02 + e03,
+            1 + e01 + e12 + e13,
+            1 + e02 + e12 + e23,
+            1 + e03 + e13 + e23,
+        ]
+    }
+
+    /// Legality of `c` at the empty point `p` whose neighbours are all stones or border
+    /// (ko already checked): legal when it captures or joins a chain that keeps a liberty.
+    /// A neighbour chain's only liberty is `p` exactly when its pseudo-liberties equal the
+    /// number of `p`'s neighbours in it.
+    #[inline(always)]
+    fn legal_without_empty_nbr(&self, p: usize, c: u8, suicide: bool) -> bool {
+        let o = 3 - c;
+        let ns = self.nbrs(p);
+        // No neighbour is empty, so every chain id is current (border points keep id 0,
+        // which is never a root and whose entry holds a large liberty count).
+        let roots = ns.map(|q| self.root(q));
+        let libs = roots.map(|r| self.libs_of(r));
+        if libs.iter().all(|&l| l > 4) {
+            // p cannot be any neighbour chain's only liberty (it accounts for at most 4 of
+            // its pseudo-liberties): no capture, and every own neighbour chain lives. Without
+            // empty neighbours, `4 − (opponent-or-border count)` is the own stone count.
+            let opp = (self.nbr_counts(p) >> NB_SHIFT[o as usize]) & 0xF;
+            return opp < 4;
+        }
+        let adj = Self::adjacencies(&roots);
+        let (mut captures, mut lives, mut own) = (false, false, false);
+        for i in 0..4 {
+            let k = self.raw(ns[i]);
+            let at_p = libs[i] == adj[i];
+            captures |= k == o && at_p;
+            lives |= k == c && !at_p;
+            own |= k == c;
+        }
+        captures || lives || (suicide && own)
     }
 
     /// Whether the side `c` may play at `p` by the board rules: `p` empty, not the ko point
@@ -323,24 +425,28 @@ impl Board {
     #[inline(always)]
     pub fn is_legal(&self, p: usize, c: Color, suicide: bool) -> bool {
         let c = c as u8;
-        if self.color[p] != EMPTY || (p == self.ko as usize && c == self.to_move) {
+        if p >= MAX_AREA || self.raw(p) != EMPTY || (p == self.ko as usize && c == self.to_move) {
             return false;
         }
-        let mut own = false;
-        for q in self.nbrs(p) {
-            let k = self.color[q];
-            if k == EMPTY {
-                return true;
-            } else if k == c {
-                own = true;
-                if !self.in_atari(self.chain[q] as usize) {
-                    return true;
-                }
-            } else if k != BORDER && self.in_atari(self.chain[q] as usize) {
-                return true;
-            }
+        if self.nbr_counts(p) & NB_EMPTY_MASK != 0 {
+            return true;
         }
-        suicide && own
+        self.legal_without_empty_nbr(p, c, suicide)
+    }
+
+    /// The diagonal part of the eye test: the opponent of `c` holds at most one diagonal of
+    /// `p`, none on the edge.
+    #[inline(always)]
+    fn eye_diagonals_ok(&self, p: usize, c: u8) -> bool {
+        let o = 3 - c;
+        let mut bad = 0;
+        let mut edge = 0;
+        for d in self.diags(p) {
+            let k = self.raw(d);
+            bad += (k == o) as u32;
+            edge |= (k == BORDER) as u32;
+        }
+        bad + edge < 2
     }
 
     /// True when `p` is a single-point true eye of `c`: all four neighbours are `c` (or
@@ -349,118 +455,123 @@ impl Board {
     #[inline(always)]
     pub fn is_eye(&self, p: usize, c: Color) -> bool {
         let c = c as u8;
-        for q in self.nbrs(p) {
-            if self.color[q] & c != c {
-                return false;
-            }
-        }
-        let o = 3 - c;
-        let mut bad = 0;
-        let mut edge = 0;
-        for d in self.diags(p) {
-            let k = self.color[d];
-            bad += (k == o) as u32;
-            edge |= (k == BORDER) as u32;
-        }
-        bad + edge < 2
+        p < MAX_AREA
+            && self.raw(p) == EMPTY
+            && self.eyelike_raw(p, c)
+            && self.eye_diagonals_ok(p, c)
     }
 
     /// The light-playout test: `c` may play at empty point `p` (by [`Board::is_legal`]) and
-    /// `p` is not `c`'s single-point eye ([`Board::is_eye`]). One pass over the neighbours
-    /// decides the common case (an empty neighbour).
+    /// `p` is not `c`'s single-point eye ([`Board::is_eye`]). One mask decides the common
+    /// case (an empty neighbour).
     #[inline(always)]
     pub fn playout_candidate(&self, p: usize, c: Color, suicide: bool) -> bool {
-        let cc = c as u8;
-        let ns = self.nbrs(p);
-        let k = [
-            self.color[ns[0]],
-            self.color[ns[1]],
-            self.color[ns[2]],
-            self.color[ns[3]],
-        ];
-        if k.contains(&EMPTY) {
+        let n = self.nbr_counts(p);
+        if n & NB_EMPTY_MASK != 0 {
             return true;
         }
-        if k.iter().all(|&x| x & cc == cc) && self.is_eye(p, c) {
+        let cc = c as u8;
+        if p == self.ko as usize && cc == self.to_move {
             return false;
         }
-        self.is_legal(p, c, suicide)
+        if (n >> NB_SHIFT[cc as usize]) & 0xF == 4 && self.eye_diagonals_ok(p, cc) {
+            return false;
+        }
+        self.legal_without_empty_nbr(p, cc, suicide)
     }
 
     /// True when every neighbour of `p` is a stone of `c` or off the board.
     #[inline]
     pub fn is_eyelike(&self, p: usize, c: Color) -> bool {
-        let c = c as u8;
-        self.nbrs(p).iter().all(|&q| self.color[q] & c == c)
+        p < MAX_AREA && self.eyelike_raw(p, c as u8)
+    }
+
+    /// True when `p` has an empty neighbour.
+    #[inline(always)]
+    pub fn has_empty_neighbour(&self, p: usize) -> bool {
+        self.nbr_counts(p) & NB_EMPTY_MASK != 0
+    }
+
+    /// Whether a stone of the side to move was ever removed from `p` on this board (by a
+    /// capture, a suicide or a set-up edit). A move at `p` that leaves its stone on the
+    /// board can recreate an earlier position of this board only then, so superko needs
+    /// looking up only for these moves (and suicides).
+    #[inline(always)]
+    pub fn may_repeat(&self, p: usize) -> bool {
+        self.gone[p & MASK] & self.to_move != 0
     }
 
     /// The position hash after the side to move plays at `p` (which must be legal).
     #[inline]
     pub fn hash_after(&self, p: usize) -> u64 {
         let c = self.to_move;
-        let o = 3 - c;
-        let h = self.hash ^ ZOBRIST[c as usize][p];
-        let mut captures = false;
-        let mut lives = false;
-        for q in self.nbrs(p) {
-            let k = self.color[q];
-            if k == EMPTY {
-                lives = true;
-            } else if k == o {
-                captures |= self.in_atari(self.chain[q] as usize);
-            } else if k == c {
-                lives |= !self.in_atari(self.chain[q] as usize);
-            }
-        }
-        if !captures && lives {
+        let h = self.hash ^ ZOBRIST[c as usize][p & MASK];
+        if self.has_empty_neighbour(p) && !self.captures_at(p) {
             return h;
         }
-        self.hash_after_slow(p, h, captures)
+        self.hash_after_slow(p, h)
     }
 
     #[cold]
-    fn hash_after_slow(&self, p: usize, mut h: u64, captures: bool) -> u64 {
+    fn hash_after_slow(&self, p: usize, mut h: u64) -> u64 {
         let c = self.to_move;
         let o = 3 - c;
+        let roots = self.nbr_roots(p);
+        let adj = Self::adjacencies(&roots);
         let mut seen = [0usize; 4];
         let mut n_seen = 0;
-        for q in self.nbrs(p) {
-            let k = self.color[q];
-            if k != o && k != c {
-                continue;
-            }
-            let r = self.chain[q] as usize;
-            if seen[..n_seen].contains(&r) {
-                continue;
-            }
-            seen[n_seen] = r;
-            n_seen += 1;
-            if captures && k == o && self.in_atari(r) {
-                h ^= self.chain_hash(r);
-            } else if !captures && k == c {
-                // Multi-stone suicide: the new stone and its own neighbours vanish.
-                h ^= self.chain_hash(r);
+        let mut captures = false;
+        let mut lives = self.has_empty_neighbour(p);
+        for (i, q) in self.nbrs(p).into_iter().enumerate() {
+            let k = self.raw(q);
+            let at_p = self.libs_of(roots[i]) == adj[i];
+            if k == o && at_p {
+                captures = true;
+                let r = roots[i];
+                if !seen[..n_seen].contains(&r) {
+                    seen[n_seen] = r;
+                    n_seen += 1;
+                    h ^= self.chain_hash(r);
+                }
+            } else if k == c && !at_p {
+                lives = true;
             }
         }
-        if !captures {
-            h ^= ZOBRIST[c as usize][p];
+        if !captures && !lives {
+            // Multi-stone suicide: the new stone and its own neighbours vanish.
+            h ^= ZOBRIST[c as usize][p & MASK];
+            for (i, q) in self.nbrs(p).into_iter().enumerate() {
+                let r = roots[i];
+                if self.raw(q) == c && !seen[..n_seen].contains(&r) {
+                    seen[n_seen] = r;
+                    n_seen += 1;
+                    h ^= self.chain_hash(r);
+                }
+            }
         }
         h
     }
 
     fn chain_hash(&self, r: usize) -> u64 {
-        let k = self.color[r] as usize;
+        let k = self.raw(r) as usize;
         let mut h = 0;
-        self.for_chain(r, |s| h ^= ZOBRIST[k][s]);
+        self.for_chain(r, |s| h ^= ZOBRIST[k][s & MASK]);
         h
     }
 
     /// Whether playing `p` now would capture at least one stone.
+    #[inline]
     pub fn captures_at(&self, p: usize) -> bool {
         let o = 3 - self.to_move;
+        if (self.nbr_counts(p) >> NB_SHIFT[o as usize]) & 0xF == 0 {
+            return false;
+        }
+        let roots = self.nbr_roots(p);
+        let adj = Self::adjacencies(&roots);
         self.nbrs(p)
-            .iter()
-            .any(|&q| self.color[q] == o && self.in_atari(self.chain[q] as usize))
+            .into_iter()
+            .enumerate()
+            .any(|(i, q)| self.raw(q) == o && self.libs_of(roots[i]) == adj[i])
     }
 
     /// The side to move passes: the turn changes and the ko point is cleared.
@@ -472,10 +583,13 @@ impl Board {
 
     /// The side to move plays at `p`, which must be legal by [`Board::is_legal`] (with the
     /// suicide setting the caller uses). Returns the number of opponent stones captured.
+    #[inline]
     pub fn play(&mut self, p: usize) -> usize {
+        let p = p & MASK;
         let c = self.to_move;
         let o = 3 - c;
         debug_assert_eq!(self.color[p], EMPTY, "play on an occupied point");
+        let n0 = self.nbr[p];
         // Place the stone as a chain of its own.
         self.color[p] = c;
         self.hash ^= ZOBRIST[c as usize][p];
@@ -484,24 +598,29 @@ impl Board {
         self.chain[p] = p as u16;
         self.next[p] = p as u16;
         self.csize[p] = 1;
-        self.libs[p] = 0;
-        self.lsum[p] = 0;
-        self.lsq[p] = 0;
+        self.libs[p] = (n0 >> 8) & 0xF;
+        self.to_move = o;
+        self.ko = 0;
         let ns = self.nbrs(p);
+        let d = NB_PLACE[c as usize];
         for &q in &ns {
-            match self.color[q] {
-                EMPTY => self.add_lib(p, q),
-                BORDER => {}
-                _ => {
-                    let r = self.chain[q] as usize;
-                    self.remove_lib(r, p);
-                }
+            self.nbr[q & MASK] = self.nbr[q & MASK].wrapping_add(d);
+        }
+        if n0 & NB_EMPTY_MASK == 4 << 8 {
+            // Four empty neighbours: no chain to update.
+            return 0;
+        }
+        for &q in &ns {
+            let k = self.raw(q);
+            if k == c || k == o {
+                let r = self.root(q);
+                self.libs[r & MASK] -= 1;
             }
         }
         for &q in &ns {
-            if self.color[q] == c {
-                let a = self.chain[p] as usize;
-                let b = self.chain[q] as usize;
+            if self.raw(q) == c {
+                let a = self.root(p);
+                let b = self.root(q);
                 if a != b {
                     self.merge(a, b);
                 }
@@ -510,49 +629,47 @@ impl Board {
         let mut captured = 0;
         let mut last = 0;
         for &q in &ns {
-            if self.color[q] == o && self.libs[self.chain[q] as usize] == 0 {
-                captured += self.remove_chain(self.chain[q] as usize);
+            if self.raw(q) == o && self.libs_of(self.root(q)) == 0 {
+                captured += self.remove_chain(self.root(q));
                 last = q;
             }
         }
-        let r = self.chain[p] as usize;
-        self.ko = 0;
+        let r = self.root(p);
         if self.libs[r] == 0 {
             // Multi-stone suicide (only reached when the rules allow it).
             self.remove_chain(r);
         } else if captured == 1 && self.csize[r] == 1 && self.libs[r] == 1 {
             self.ko = last as u16;
         }
-        self.to_move = o;
         captured
     }
 
     #[inline(always)]
     fn remove_empty(&mut self, p: usize) {
         self.n_empty -= 1;
-        let i = self.epos[p] as usize;
-        let last = self.empty[self.n_empty as usize];
-        self.empty[i] = last;
-        self.epos[last as usize] = i as u16;
+        let i = self.epos[p & MASK] as usize;
+        let last = self.empty[self.n_empty as usize & MASK];
+        self.empty[i & MASK] = last;
+        self.epos[last as usize & MASK] = i as u16;
     }
 
     #[inline(always)]
     fn add_empty(&mut self, p: usize) {
-        self.epos[p] = self.n_empty;
-        self.empty[self.n_empty as usize] = p as u16;
+        self.epos[p & MASK] = self.n_empty;
+        self.empty[self.n_empty as usize & MASK] = p as u16;
         self.n_empty += 1;
     }
 
     fn merge(&mut self, a: usize, b: usize) {
-        let (a, b) = if self.csize[a] >= self.csize[b] {
-            (a, b)
+        let (a, b) = if self.csize[a & MASK] >= self.csize[b & MASK] {
+            (a & MASK, b & MASK)
         } else {
-            (b, a)
+            (b & MASK, a & MASK)
         };
         let mut s = b;
         loop {
             self.chain[s] = a as u16;
-            s = self.next[s] as usize;
+            s = self.next[s] as usize & MASK;
             if s == b {
                 break;
             }
@@ -560,28 +677,31 @@ impl Board {
         self.next.swap(a, b);
         self.csize[a] += self.csize[b];
         self.libs[a] += self.libs[b];
-        self.lsum[a] += self.lsum[b];
-        self.lsq[a] += self.lsq[b];
     }
 
     /// Removes the chain rooted at `r`; returns its stone count.
     fn remove_chain(&mut self, r: usize) -> usize {
+        let r = r & MASK;
         let k = self.color[r];
         let taker = 3 - k;
+        let d = NB_PLACE[k as usize].wrapping_neg();
         let mut s = r;
         let mut n = 0;
         loop {
             self.color[s] = EMPTY;
+            self.gone[s] |= k;
             self.hash ^= ZOBRIST[k as usize][s];
             self.add_empty(s);
             for q in self.nbrs(s) {
+                let q = q & MASK;
+                self.nbr[q] = self.nbr[q].wrapping_add(d);
                 if self.color[q] == taker {
-                    let rq = self.chain[q] as usize;
-                    self.add_lib(rq, s);
+                    let rq = self.root(q);
+                    self.libs[rq & MASK] += 1;
                 }
             }
             n += 1;
-            s = self.next[s] as usize;
+            s = self.next[s] as usize & MASK;
             if s == r {
                 break;
             }
@@ -597,7 +717,7 @@ impl Board {
         if !self.on_board(p) {
             return false;
         }
-        self.color[p] = c.map_or(EMPTY, |c| c as u8);
+        self.set_raw(p, c.map_or(EMPTY, |c| c as u8));
         self.rebuild();
         true
     }
@@ -615,8 +735,9 @@ impl Board {
         out
     }
 
-    /// Recomputes chains, liberties, the empty list, stone counts and the hash from the
-    /// colours alone. The ko point is kept only if it is still empty.
+    /// Recomputes chains, liberties, neighbour counts, the empty list, stone counts and the
+    /// hash from the colours alone. The ko point is kept only if it is still empty; the
+    /// record of removed stones ([`Board::may_repeat`]) is kept.
     pub(crate) fn rebuild(&mut self) {
         let size = self.size as usize;
         self.n_empty = 0;
@@ -627,6 +748,16 @@ impl Board {
         for y in 0..size {
             for x in 0..size {
                 let p = self.index(x, y);
+                let mut n = 0u16;
+                for q in self.nbrs(p) {
+                    n += match self.color[q] {
+                        EMPTY => 1 << 8,
+                        BLACK => 1,
+                        WHITE => 1 << 4,
+                        _ => 1 | 1 << 4,
+                    };
+                }
+                self.nbr[p] = n;
                 let k = self.color[p];
                 if k == EMPTY {
                     self.add_empty(p);
@@ -642,8 +773,6 @@ impl Board {
                 self.next[p] = p as u16;
                 self.csize[p] = 0;
                 self.libs[p] = 0;
-                self.lsum[p] = 0;
-                self.lsq[p] = 0;
                 done[p] = true;
                 let mut top = 1;
                 stack[0] = p as u16;
@@ -659,7 +788,7 @@ impl Board {
                     for q in self.nbrs(s) {
                         let kq = self.color[q];
                         if kq == EMPTY {
-                            self.add_lib(p, q);
+                            self.libs[p] += 1;
                         } else if kq == k && !done[q] {
                             done[q] = true;
                             stack[top] = q as u16;
@@ -669,7 +798,7 @@ impl Board {
                 }
             }
         }
-        if self.ko != 0 && self.color[self.ko as usize] != EMPTY {
+        if self.ko != 0 && self.color[self.ko as usize & MASK] != EMPTY {
             self.ko = 0;
         }
     }
@@ -677,6 +806,12 @@ impl Board {
     /// Sets the raw colour code at `p` (set-up helper; call [`Board::rebuild`] after).
     #[inline]
     pub(crate) fn set_raw(&mut self, p: usize, k: u8) {
+        let p = p & MASK;
+        // A stone taken off by an edit counts as removed for the superko filter.
+        let old = self.color[p];
+        if old == BLACK || old == WHITE {
+            self.gone[p] |= old;
+        }
         self.color[p] = k;
     }
 
@@ -830,22 +965,60 @@ mod tests {
         for (i, &p) in b.empty_points().iter().enumerate() {
             assert_eq!(b.epos[p as usize] as usize, i);
         }
+        assert_eq!(b.libs[0], BORDER_LIBS, "border liberty count");
+        for p in 0..MAX_AREA {
+            if b.color[p] != BORDER {
+                assert_eq!(b.nbr[p], r.nbr[p], "neighbour counts at {p}");
+            } else {
+                assert_eq!(b.chain[p], 0, "border chain id at {p}");
+            }
+        }
         for p in 0..MAX_AREA {
             let k = b.color[p];
             if k == BLACK || k == WHITE {
                 let (rb, rr) = (b.chain[p] as usize, r.chain[p] as usize);
                 assert_eq!(b.csize[rb], r.csize[rr], "chain size at {p}");
                 assert_eq!(b.libs[rb], r.libs[rr], "pseudo-liberties at {p}");
-                assert_eq!(b.lsum[rb], r.lsum[rr], "liberty sum at {p}");
-                assert_eq!(b.lsq[rb], r.lsq[rr], "liberty square sum at {p}");
                 assert!(b.libs[rb] > 0, "chain without liberties at {p}");
-                assert_eq!(
-                    b.chain_in_atari(p),
-                    b.liberties(p) == 1,
-                    "atari test at {p}"
-                );
             }
         }
+        // Legality, eyes and captures from the counts against trying the move.
+        for &p in b.empty_points() {
+            let p = p as usize;
+            for c in [Color::Black, Color::White] {
+                for suicide in [false, true] {
+                    let legal = reference_legal(b, p, c, suicide);
+                    assert_eq!(b.is_legal(p, c, suicide), legal, "legality at {p} {c:?}");
+                    if c == b.to_move() {
+                        assert_eq!(
+                            b.playout_candidate(p, c, suicide),
+                            legal && !b.is_eye(p, c),
+                            "playout test at {p}"
+                        );
+                    }
+                }
+            }
+            let mut t = b.clone();
+            let before = t.prisoners(b.to_move());
+            t.play(p);
+            assert_eq!(
+                b.captures_at(p),
+                t.prisoners(b.to_move()) > before,
+                "captures at {p}"
+            );
+        }
+    }
+
+    /// Legality by trying the move on a copy.
+    fn reference_legal(b: &Board, p: usize, c: Color, suicide: bool) -> bool {
+        if b.color[p] != EMPTY || (b.ko() == Some(p) && c == b.to_move()) {
+            return false;
+        }
+        let mut t = b.clone();
+        t.to_move = c as u8;
+        let before = t.stones(c);
+        t.play(p);
+        t.stone(p) == Some(c) || (suicide && t.stones(c) < before)
     }
 
     #[test]
