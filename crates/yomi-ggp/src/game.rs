@@ -1,0 +1,269 @@
+//! Any valid GDL rule sheet as a [`yomi_core::Game`].
+//!
+//! - **Players** are the roles, in declaration order; their names are the role terms.
+//! - **Turns.** GDL moves are simultaneous, but most games are turn-taking with `noop`. A
+//!   state where exactly one role has more than one legal move is [`Turn::Player`] of that
+//!   role (so sequential searches and alpha-beta-style backups see the real decision); the
+//!   others' single moves (`noop`) are filled in by [`Game::apply`]. Where several roles have
+//!   a choice the turn is [`Turn::Simultaneous`]; where nobody has a choice it is
+//!   [`Turn::Player`] of the first role whose only move is not `noop` (the first role if
+//!   all are `noop`). The dynamics are declared
+//!   [`Dynamics::Simultaneous`] for games with several roles.
+//! - **Terminal**: `terminal` holds, or some role has no legal move (a malformed game
+//!   cannot go on).
+//! - **Rewards** are the goal values 0..100 (the highest if a rule sheet gives several, 0
+//!   if none), with [`Utility::GeneralSum`] and reward bounds (0, 100).
+//! - **Move notation** is the action's GDL term as the rule sheet spells it (`(mark 1 1)`,
+//!   `noop`); parsing is case-insensitive. **State notation** is the list of true base
+//!   propositions, `((cell 1 1 b) (control xplayer))`.
+
+use std::sync::Arc;
+
+use yomi_core::{
+    Dynamics, Game, GameFacts, Information, NotationError, Player, Rewards, Rng, Turn, Utility,
+    MAX_PLAYERS,
+};
+
+use crate::error::GdlError;
+use crate::parse::{parse_ground_term, read_sexprs, SExpr};
+use crate::reasoner::{GdlState, Reasoner, TURN_SIMULTANEOUS, TURN_TERMINAL};
+use crate::validate::Description;
+
+/// A move: an index into [`Reasoner::actions`] (the same action term is the same move for
+/// every role).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct GdlMove(pub u32);
+
+/// A GDL game: the compiled rules, shared between clones.
+#[derive(Clone, Debug)]
+pub struct GdlGame {
+    name: String,
+    reasoner: Arc<Reasoner>,
+}
+
+impl GdlGame {
+    /// Compiles a checked description; `name` becomes the game's short name (`ggp:<name>`).
+    ///
+    /// # Errors
+    /// [`GdlError::Game`] when the game cannot be grounded (too large, too many roles).
+    pub fn new(name: &str, desc: &Description) -> Result<Self, GdlError> {
+        Ok(GdlGame {
+            name: format!("ggp:{name}"),
+            reasoner: Arc::new(Reasoner::new(desc)?),
+        })
+    }
+
+    /// Reads, checks and compiles a KIF rule sheet.
+    ///
+    /// # Errors
+    /// Any [`GdlError`] of reading, checking or grounding.
+    pub fn from_kif(name: &str, text: &str) -> Result<Self, GdlError> {
+        Self::new(name, &Description::from_kif(text)?)
+    }
+
+    /// The compiled rules.
+    pub fn reasoner(&self) -> &Reasoner {
+        &self.reasoner
+    }
+
+    /// The joint move for `state` given the mover's move: the others play their only
+    /// legal action.
+    fn fill_joint(&self, state: &GdlState, joint: &mut [u32; MAX_PLAYERS]) {
+        let r = &*self.reasoner;
+        for (role, slot) in joint.iter_mut().enumerate().take(r.roles().len()) {
+            if *slot == u32::MAX {
+                *slot = r.nth_legal(state, role, 0).unwrap_or(u32::MAX);
+            }
+        }
+    }
+}
+
+impl Game for GdlGame {
+    type State = GdlState;
+    type Move = GdlMove;
+
+    fn facts(&self) -> GameFacts {
+        let r = &*self.reasoner;
+        GameFacts {
+            name: self.name.clone(),
+            players: r.roles().len(),
+            player_names: r.role_names().to_vec(),
+            dynamics: if r.roles().len() > 1 {
+                Dynamics::Simultaneous
+            } else {
+                Dynamics::Sequential
+            },
+            information: Information::Perfect,
+            utility: Utility::GeneralSum,
+            reward_bounds: (0.0, 100.0),
+            max_turns: None,
+        }
+    }
+
+    fn initial_state(&self) -> GdlState {
+        self.reasoner.initial_state()
+    }
+
+    #[inline]
+    fn turn(&self, state: &GdlState) -> Turn {
+        match state.turn {
+            TURN_TERMINAL => Turn::Terminal,
+            TURN_SIMULTANEOUS => Turn::Simultaneous,
+            p => Turn::Player(Player(p)),
+        }
+    }
+
+    fn legal_moves(&self, state: &GdlState, out: &mut Vec<GdlMove>) {
+        out.clear();
+        if let Some(p) = self.reasoner.mover(state) {
+            self.legal_moves_of(state, Player(p as u8), out);
+        }
+    }
+
+    fn legal_moves_of(&self, state: &GdlState, player: Player, out: &mut Vec<GdlMove>) {
+        out.clear();
+        let ok = match state.turn {
+            TURN_TERMINAL => false,
+            TURN_SIMULTANEOUS => player.index() < self.reasoner.roles().len(),
+            p => p as usize == player.index(),
+        };
+        if ok {
+            let r = &*self.reasoner;
+            for k in 0.. {
+                match r.nth_legal(state, player.index(), k) {
+                    Some(a) => out.push(GdlMove(a)),
+                    None => break,
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn apply(&self, state: &mut GdlState, mv: GdlMove) {
+        let mut joint = [u32::MAX; MAX_PLAYERS];
+        let mover = self.reasoner.mover(state).unwrap_or(0);
+        joint[mover] = mv.0;
+        self.fill_joint(state, &mut joint);
+        self.reasoner
+            .step(state, &joint[..self.reasoner.roles().len()]);
+    }
+
+    fn apply_joint(&self, state: &mut GdlState, moves: &[GdlMove]) {
+        let mut joint = [u32::MAX; MAX_PLAYERS];
+        match self.reasoner.mover(state) {
+            Some(p) => {
+                if let Some(m) = moves.get(p) {
+                    joint[p] = m.0;
+                }
+            }
+            None => {
+                for (slot, m) in joint.iter_mut().zip(moves) {
+                    *slot = m.0;
+                }
+            }
+        }
+        self.fill_joint(state, &mut joint);
+        self.reasoner
+            .step(state, &joint[..self.reasoner.roles().len()]);
+    }
+
+    fn returns(&self, state: &GdlState) -> Rewards {
+        let n = self.reasoner.roles().len();
+        let mut v = [0.0; MAX_PLAYERS];
+        self.reasoner.rewards(state, &mut v[..n]);
+        Rewards::from_slice(&v[..n])
+    }
+
+    #[inline]
+    fn random_move(
+        &self,
+        state: &GdlState,
+        rng: &mut Rng,
+        _buf: &mut Vec<GdlMove>,
+    ) -> Option<GdlMove> {
+        let r = &*self.reasoner;
+        let p = r.mover(state)?;
+        let n = r.legal_count(state, p);
+        if n == 0 {
+            return None;
+        }
+        r.nth_legal(state, p, rng.below(n)).map(GdlMove)
+    }
+
+    fn format_move(&self, _state: &GdlState, mv: GdlMove) -> String {
+        self.reasoner.action_text(mv.0).to_string()
+    }
+
+    fn parse_move(&self, state: &GdlState, text: &str) -> Result<GdlMove, NotationError> {
+        let t = text.trim();
+        if t.is_empty() {
+            return Err(NotationError::Empty { what: "move" });
+        }
+        let exprs =
+            read_sexprs(t).map_err(|e| NotationError::syntax("move", text, e.to_string()))?;
+        let [e] = exprs.as_slice() else {
+            return Err(NotationError::syntax(
+                "move",
+                text,
+                "one GDL term such as (mark 1 1)",
+            ));
+        };
+        let r = &*self.reasoner;
+        let a = parse_ground_term(&r.description().sheet.symbols, e)
+            .and_then(|term| r.action_of(&term))
+            .ok_or_else(|| NotationError::illegal(text, "no role ever has this action"))?;
+        let legal = match state.turn {
+            TURN_TERMINAL => false,
+            TURN_SIMULTANEOUS => (0..r.roles().len()).any(|p| r.is_legal(state, p, a)),
+            p => r.is_legal(state, p as usize, a),
+        };
+        if legal {
+            Ok(GdlMove(a))
+        } else {
+            Err(NotationError::illegal(text, "not legal in this state"))
+        }
+    }
+
+    fn format_state(&self, state: &GdlState) -> String {
+        let r = &*self.reasoner;
+        let props: Vec<String> = r
+            .true_bases(state)
+            .into_iter()
+            .map(|b| r.term_text(&r.base_terms()[b as usize]))
+            .collect();
+        format!("({})", props.join(" "))
+    }
+
+    fn parse_state(&self, text: &str) -> Result<GdlState, NotationError> {
+        let t = text.trim();
+        if t.is_empty() {
+            return Err(NotationError::Empty { what: "state" });
+        }
+        let exprs =
+            read_sexprs(t).map_err(|e| NotationError::syntax("state", text, e.to_string()))?;
+        let expected = "a list of base propositions such as ((cell 1 1 b) (control xplayer))";
+        let [SExpr::List(items, _)] = exprs.as_slice() else {
+            return Err(NotationError::syntax("state", text, expected));
+        };
+        let r = &*self.reasoner;
+        let mut bases = Vec::with_capacity(items.len());
+        for e in items {
+            let b = parse_ground_term(&r.description().sheet.symbols, e)
+                .and_then(|term| r.base_of(&term))
+                .ok_or_else(|| {
+                    NotationError::invalid(
+                        "state",
+                        text,
+                        "a proposition that is no base proposition of this game",
+                    )
+                })?;
+            bases.push(b);
+        }
+        Ok(r.state_from_bases(&bases))
+    }
+
+    #[inline]
+    fn hash(&self, state: &GdlState) -> u64 {
+        state.fast_hash()
+    }
+}
