@@ -13,9 +13,9 @@ use crate::game::Game;
 use crate::search::alphabeta::AlphaBetaAgent;
 use crate::search::flatmc::FlatMcAgent;
 use crate::search::mcts::{
-    AnyExpander, AnyPolicy, AnySelection, ChildEvaluation, EpsilonGreedy, EvalScorer, FinalMove,
-    Mcts, MctsAgent, MctsParams, MoveScorer, NoExpander, Puct, Rollout, Softmax, Ucb1, UcbEval,
-    Uniform, Widening,
+    AnyExpander, AnyPolicy, AnySelection, ChildEvaluation, Cutoff, EpsilonGreedy, EvalScorer,
+    FinalMove, Mcts, MctsAgent, MctsParams, MoveScorer, NoExpander, Puct, Rollout, Softmax, Ucb1,
+    UcbEval, Uniform, Widening,
 };
 use crate::search::{Budget, Evaluator, NeutralEvaluator};
 use crate::spec::{AgentSpec, ParamDoc, SpecError, SpecParams};
@@ -349,7 +349,7 @@ struct MctsChoice<G: Game> {
     params: MctsParams,
     selection: AnySelection,
     policy: AnyPolicy<G>,
-    cutoff: Option<(u32, Arc<dyn Evaluator<G>>)>,
+    cutoff: Option<Cutoff<G>>,
     expander: AnyExpander<G>,
 }
 
@@ -460,7 +460,7 @@ fn read_mcts<G: Game>(
         },
         selection,
         policy,
-        cutoff: cutoff.map(|d| (d, eval)),
+        cutoff: cutoff.map(|d| Cutoff::moves(d, eval)),
         expander,
     })
 }

@@ -465,6 +465,10 @@ fn leaf_features_are_summed_into_the_path() {
         let mut m = Mcts::new(p, CheckingFeatures(seen.clone()), leaf, NoExpander, 2);
         let r = m.search(&game, &s);
         assert!(seen.load(Ordering::Relaxed) > 1_000);
+        // The root statistics carry the sums too: one unit per non-terminal evaluation.
+        let counted: f64 = r.children.iter().map(|c| c.features[0]).sum();
+        assert!(r.children.iter().all(|c| c.features[0] <= c.visits as f64));
+        assert!(counted > 2_500.0 && counted <= 3_000.0, "{counted}");
         // Tree reuse keeps the sums consistent too.
         let mv = m.choose(&r).unwrap();
         m.advance(&game, &s, Played::Single(Player(0), mv));
@@ -518,4 +522,89 @@ fn leaf_evaluators_see_the_root_and_judge_terminal_nodes() {
         r.children
     );
     assert_eq!(*roots.lock().unwrap(), vec![2]);
+}
+
+/// A counter that each player advances twice in a row per turn; ends at 20.
+struct TwoMovesPerTurn;
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+struct CounterState {
+    count: u8,
+}
+
+impl Game for TwoMovesPerTurn {
+    type State = CounterState;
+    type Move = u8;
+    fn facts(&self) -> yomi_core::GameFacts {
+        yomi_core::GameFacts::two_player_zero_sum("two-moves", ["a", "b"], 20)
+    }
+    fn initial_state(&self) -> CounterState {
+        CounterState { count: 0 }
+    }
+    fn turn(&self, s: &CounterState) -> yomi_core::Turn {
+        if s.count >= 20 {
+            yomi_core::Turn::Terminal
+        } else {
+            yomi_core::Turn::Player(Player((s.count / 2) % 2))
+        }
+    }
+    fn legal_moves(&self, _: &CounterState, out: &mut Vec<u8>) {
+        out.clear();
+        out.push(1);
+    }
+    fn apply(&self, s: &mut CounterState, _: u8) {
+        s.count += 1;
+    }
+    fn returns(&self, _: &CounterState) -> Rewards {
+        Rewards::zero_sum(0.0)
+    }
+    fn format_move(&self, _: &CounterState, _: u8) -> String {
+        "+".into()
+    }
+    fn parse_move(&self, _: &CounterState, t: &str) -> Result<u8, yomi_core::NotationError> {
+        if t == "+" {
+            Ok(1)
+        } else {
+            Err(yomi_core::NotationError::syntax("move", t, "+"))
+        }
+    }
+    fn format_state(&self, s: &CounterState) -> String {
+        s.count.to_string()
+    }
+    fn parse_state(&self, t: &str) -> Result<CounterState, yomi_core::NotationError> {
+        t.parse()
+            .map(|count| CounterState { count })
+            .map_err(|_| yomi_core::NotationError::syntax("state", t, "a number"))
+    }
+}
+
+/// Records the counter value it is asked to judge.
+struct RecordCount(Arc<std::sync::Mutex<Vec<u8>>>);
+impl Evaluator<TwoMovesPerTurn> for RecordCount {
+    fn evaluate(&self, _: &TwoMovesPerTurn, s: &CounterState) -> Rewards {
+        self.0.lock().unwrap().push(s.count);
+        Rewards::zero_sum(0.0)
+    }
+}
+
+#[test]
+fn playout_cutoff_counts_moves_or_player_turns() {
+    let game = TwoMovesPerTurn;
+    for (unit, expect) in [(CutoffUnit::Moves, 3u8), (CutoffUnit::PlayerTurns, 6)] {
+        let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let cut = Cutoff {
+            after: 3,
+            unit,
+            evaluator: Arc::new(RecordCount(seen.clone())),
+        };
+        let mut rollout = Rollout {
+            policy: Uniform,
+            cutoff: Some(cut),
+        };
+        let mut s = game.initial_state();
+        rollout.evaluate(&game, &mut s, &mut Rng::seed_from_u64(1), &mut Vec::new());
+        // Three moves, or three whole turns of two moves each.
+        assert_eq!(*seen.lock().unwrap(), vec![expect], "{unit:?}");
+    }
+    yomi_core::testing::check_game(&game, &Default::default());
 }

@@ -20,8 +20,8 @@ use std::time::Duration;
 
 use yomi_core::registry::AgentRegistry;
 use yomi_core::search::mcts::{
-    ChildEvaluation, EpsilonGreedy, EvalScorer, Expander, Mcts, MctsAgent, MctsParams, MoveScorer,
-    NoExpander, PlayoutPolicy, Rollout, Selection, Ucb1, UcbEval, Uniform,
+    ChildEvaluation, Cutoff, EpsilonGreedy, EvalScorer, Expander, Mcts, MctsAgent, MctsParams,
+    MoveScorer, NoExpander, PlayoutPolicy, Rollout, Selection, Ucb1, UcbEval, Uniform,
 };
 use yomi_core::search::{Budget, Evaluator};
 use yomi_core::spec::{ParamDoc, SpecError, SpecParams};
@@ -91,7 +91,7 @@ fn finish<S, P, X>(
     params: MctsParams,
     selection: S,
     policy: P,
-    cutoff: Option<(u32, Arc<dyn Evaluator<Othello>>)>,
+    cutoff: Option<Cutoff<Othello>>,
     expander: X,
     seed: u64,
     name: String,
@@ -157,7 +157,7 @@ fn build_variant(
         threads,
         ..MctsParams::default()
     };
-    let cutoff = brk.then(|| (cut, eval.clone()));
+    let cutoff = brk.then(|| Cutoff::moves(cut, eval.clone()));
     let scorer: Arc<dyn MoveScorer<Othello>> = Arc::new(EvalScorer(eval.clone()));
     let greedy = EpsilonGreedy {
         epsilon: 0.0,

@@ -61,8 +61,8 @@ pub use agent::MctsAgent;
 pub use expand::{AnyExpander, ChildEvaluation, EdgeSlot, Expander, NoExpander, ShuffledOrder};
 pub use params::{FinalMove, MctsParams, Widening};
 pub use playout::{
-    AnyPolicy, EpsilonGreedy, EvalScorer, LeafEvaluator, MoveScorer, PlayoutPolicy, Rollout,
-    Softmax, Uniform,
+    AnyPolicy, Cutoff, CutoffUnit, EpsilonGreedy, EvalScorer, LeafEvaluator, MoveScorer,
+    PlayoutPolicy, Rollout, Softmax, Uniform,
 };
 pub use results::{RootChild, SearchResult};
 pub use select::{AnySelection, ChildStats, Puct, Selection, Ucb1, UcbEval};
@@ -201,7 +201,14 @@ where
         range
             .map(|i| {
                 let e = self.tree.edges[i];
+                let k = self.tree.feature_count;
                 RootChild {
+                    features: self
+                        .tree
+                        .features
+                        .get(i * k..(i + 1) * k)
+                        .unwrap_or(&[])
+                        .to_vec(),
                     mv: self.tree.moves[i],
                     visits: e.visits as u64,
                     total: e.total,
@@ -789,6 +796,9 @@ fn merge_children<M: Copy + PartialEq>(into: &mut Vec<RootChild<M>>, from: Vec<R
             Some(x) => {
                 x.visits += c.visits;
                 x.total += c.total;
+                for (a, b) in x.features.iter_mut().zip(&c.features) {
+                    *a += b;
+                }
             }
             None => into.push(c),
         }

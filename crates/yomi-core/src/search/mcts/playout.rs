@@ -328,8 +328,58 @@ impl<G: Game> PlayoutPolicy<G> for AnyPolicy<G> {
 pub struct Rollout<G: Game, P> {
     /// The move chooser.
     pub policy: P,
-    /// Stop after this many turns and evaluate, if set.
-    pub cutoff: Option<(u32, Arc<dyn Evaluator<G>>)>,
+    /// Where to stop and evaluate, if anywhere before the end.
+    pub cutoff: Option<Cutoff<G>>,
+}
+
+/// What a playout cut-off counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CutoffUnit {
+    /// Moves (calls to `apply` / `apply_joint`): the Othello paper's "10 moves".
+    Moves,
+    /// Player turns: a run of consecutive moves by one player counts once, a simultaneous
+    /// turn counts once (TUBSTAP's DLMC looks `d` turns ahead, each turn several unit moves).
+    PlayerTurns,
+}
+
+/// A playout cut-off: after `after` units, the evaluator judges the position.
+pub struct Cutoff<G: Game> {
+    /// How many units to play before judging.
+    pub after: u32,
+    /// What is counted.
+    pub unit: CutoffUnit,
+    /// The judge.
+    pub evaluator: Arc<dyn Evaluator<G>>,
+}
+
+impl<G: Game> Clone for Cutoff<G> {
+    fn clone(&self) -> Self {
+        Cutoff {
+            after: self.after,
+            unit: self.unit,
+            evaluator: self.evaluator.clone(),
+        }
+    }
+}
+
+impl<G: Game> Cutoff<G> {
+    /// A cut-off after `after` moves.
+    pub fn moves(after: u32, evaluator: Arc<dyn Evaluator<G>>) -> Self {
+        Cutoff {
+            after,
+            unit: CutoffUnit::Moves,
+            evaluator,
+        }
+    }
+
+    /// A cut-off after `after` player turns.
+    pub fn player_turns(after: u32, evaluator: Arc<dyn Evaluator<G>>) -> Self {
+        Cutoff {
+            after,
+            unit: CutoffUnit::PlayerTurns,
+            evaluator,
+        }
+    }
 }
 
 impl<G: Game, P: Clone> Clone for Rollout<G, P> {
@@ -350,11 +400,11 @@ impl<G: Game, P> Rollout<G, P> {
         }
     }
 
-    /// Playouts cut off after `turns` turns and judged by `evaluator`.
-    pub fn with_cutoff(policy: P, turns: u32, evaluator: Arc<dyn Evaluator<G>>) -> Self {
+    /// Playouts cut off after `moves` moves and judged by `evaluator`.
+    pub fn with_cutoff(policy: P, moves: u32, evaluator: Arc<dyn Evaluator<G>>) -> Self {
         Rollout {
             policy,
-            cutoff: Some((turns, evaluator)),
+            cutoff: Some(Cutoff::moves(moves, evaluator)),
         }
     }
 }
@@ -368,17 +418,40 @@ impl<G: Game, P: PlayoutPolicy<G>> LeafEvaluator<G> for Rollout<G, P> {
         rng: &mut Rng,
         buf: &mut Vec<G::Move>,
     ) -> Rewards {
-        let limit = self.cutoff.as_ref().map_or(u32::MAX, |c| c.0);
+        let limit = self.cutoff.as_ref().map_or(u32::MAX, |c| c.after);
+        let count_turns = self
+            .cutoff
+            .as_ref()
+            .is_some_and(|c| c.unit == CutoffUnit::PlayerTurns);
+        // Counted units so far; for player turns, the mover whose run is in progress.
         let mut turns = 0u32;
+        let mut last_mover: Option<Player> = None;
         let mut joint: [Option<G::Move>; MAX_PLAYERS] = [None; MAX_PLAYERS];
         let mut joint_moves: Vec<G::Move> = Vec::new();
         let mut players = 0usize;
         loop {
             match game.turn(state) {
                 Turn::Terminal => return game.returns(state),
+                Turn::Player(p) if count_turns => {
+                    if last_mover != Some(p) {
+                        if last_mover.is_some() {
+                            turns += 1;
+                        }
+                        last_mover = Some(p);
+                    }
+                    if turns >= limit {
+                        let cut = self.cutoff.as_ref().expect("limit implies cut-off");
+                        return cut.evaluator.evaluate(game, state);
+                    }
+                    match self.policy.choose(game, state, rng, buf) {
+                        Some(mv) => game.apply(state, mv),
+                        None => return game.returns(state),
+                    }
+                    continue;
+                }
                 _ if turns >= limit => {
-                    let (_, eval) = self.cutoff.as_ref().expect("limit implies cut-off");
-                    return eval.evaluate(game, state);
+                    let cut = self.cutoff.as_ref().expect("limit implies cut-off");
+                    return cut.evaluator.evaluate(game, state);
                 }
                 Turn::Player(_) => match self.policy.choose(game, state, rng, buf) {
                     Some(mv) => game.apply(state, mv),
@@ -404,6 +477,8 @@ impl<G: Game, P: PlayoutPolicy<G>> LeafEvaluator<G> for Rollout<G, P> {
                     joint_moves.clear();
                     joint_moves.extend(joint[..players].iter().map(|m| m.expect("filled above")));
                     game.apply_joint(state, &joint_moves);
+                    // A simultaneous turn is one turn in either unit (counted below).
+                    last_mover = None;
                 }
             }
             turns += 1;

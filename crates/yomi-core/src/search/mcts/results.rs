@@ -8,7 +8,7 @@ use super::params::FinalMove;
 use crate::rng::Rng;
 
 /// Statistics of one root move, summed over workers and determinizations.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RootChild<M> {
     /// The move.
     pub mv: M,
@@ -18,6 +18,9 @@ pub struct RootChild<M> {
     pub total: f64,
     /// The prior the expander gave the move.
     pub prior: f32,
+    /// Sums over the visits of the leaf evaluator's extra statistics
+    /// ([`super::LeafEvaluator::features`]); empty when it reports none.
+    pub features: Vec<f64>,
 }
 
 impl<M> RootChild<M> {
@@ -104,6 +107,7 @@ mod tests {
 
     fn result() -> SearchResult<u8> {
         let c = |mv, visits, total| RootChild {
+            features: Vec::new(),
             mv,
             visits,
             total,
