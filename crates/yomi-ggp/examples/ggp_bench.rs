@@ -38,6 +38,7 @@ fn main() {
             "shipped {name}: {:.0} playouts/s",
             playouts(&g, time, 1).value
         );
+        println!("  {}", yomi_core::bench::mcts_iterations(&g, 20_000, 1, 1));
     }
     let Some(dir) = dir else {
         eprintln!("no shared/data/gdl directory; only the shipped games were measured");
