@@ -112,6 +112,17 @@ pub enum Command {
     Go(crate::go::GoArgs),
     /// Othello's own commands: perft, solve, nboard, gtp, train.
     Othello(crate::othello::OthelloArgs),
+    /// A short combinatorial game: canonical form, stops, mean, temperature, cooling.
+    #[command(
+        long_about = "Evaluate a short combinatorial game written in the standard notation \
+                      and print its canonical form, outcome class, stops, mean, temperature, \
+                      thermograph walls and its values cooled by 1/2, 1 and every --cool.",
+        after_help = "Examples:\n  \
+                      yomi cgt '{2|-1}'\n  \
+                      yomi cgt '{1|0} + {0|*}' --cool 3/2 --compare '*'\n  \
+                      yomi cgt '{{2|0}|-1}' --ascii"
+    )]
+    Cgt(crate::cgt::CgtArgs),
 }
 
 /// Arguments of `yomi agents`.

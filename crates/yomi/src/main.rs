@@ -6,6 +6,7 @@
 //! errors into exit codes: 0 on success, 2 for usage errors (bad arguments: an unknown
 //! game, an agent spec that does not build), 1 for everything else (files, records).
 
+mod cgt;
 mod cli;
 mod commands;
 mod error;
@@ -54,5 +55,6 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Report(args) => commands::report::run(args),
         Command::Go(args) => go::run(args),
         Command::Othello(args) => othello::run(args),
+        Command::Cgt(args) => cgt::run(args),
     }
 }

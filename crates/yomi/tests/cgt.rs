@@ -1,0 +1,66 @@
+//! End-to-end tests of `yomi cgt`: the real binary on textbook games.
+
+use std::process::Command;
+
+fn yomi_cgt(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_yomi"))
+        .arg("cgt")
+        .args(args)
+        .output()
+        .expect("run yomi");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn issue_examples() {
+    let (code, out, err) = yomi_cgt(&["{2|-1}"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("canonical:   {2|-1}"), "{out}");
+    assert!(out.contains("mean:        1/2"), "{out}");
+    assert!(out.contains("temperature: 3/2"), "{out}");
+    assert!(
+        out.contains("left wall:   [-1, 3/2]: 2 - t; [3/2, ∞): 1/2"),
+        "{out}"
+    );
+    assert!(out.contains("cool 1:      {1|0}"), "{out}");
+
+    let (code, out, err) = yomi_cgt(&["{1|0}", "--cool", "3/2"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("cool 1/2:    1/2*"), "{out}");
+    assert!(out.contains("cool 1:      1/2"), "{out}");
+    assert!(out.contains("cool 3/2:    1/2"), "{out}");
+    assert!(out.contains("outcome:     N"), "{out}");
+}
+
+#[test]
+fn ups_stars_comparison_and_ascii() {
+    let (code, out, err) = yomi_cgt(&["{0|*}", "--compare", "*"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("canonical:   ↑"), "{out}");
+    assert!(out.contains("compare:     ↑ ‖ *"), "{out}");
+    let (code, out, _) = yomi_cgt(&["^+^+*", "--ascii"]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("canonical:   ^^*"), "{out}");
+    let (code, out, _) = yomi_cgt(&["*+*"]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("outcome:     P"), "{out}");
+    assert!(out.contains("number:      0"), "{out}");
+}
+
+#[test]
+fn bad_input_is_a_usage_error() {
+    let (code, _, err) = yomi_cgt(&["{1|0"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("expected ',' or '}' at byte 4"), "{err}");
+    assert!(!err.contains("panicked"));
+    let (code, _, err) = yomi_cgt(&["1", "--cool", "-1/2"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("must be at least 0"), "{err}");
+    let (code, _, err) = yomi_cgt(&["1/3"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("not a power of two"), "{err}");
+}
