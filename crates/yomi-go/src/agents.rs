@@ -6,9 +6,12 @@ use yomi_core::registry::AgentRegistry;
 use crate::game::GoGame;
 
 /// Agents for Go: `random`, `human`, `mcts`, `flatmc`, `alphabeta` from core, plus
-/// `diffmcts` (MCTS with difference-game playouts, see [`crate::diff`]).
+/// `diffmcts` (MCTS with difference-game playouts, see [`crate::diff`]) and
+/// `dkmcts-linear`, `dkmcts-score`, `dkmcts-value` (UCT with Pachi's dynamic komi schemes,
+/// see [`crate::dynkomi`]).
 pub fn registry() -> AgentRegistry<GoGame> {
     let mut r = AgentRegistry::with_core_agents();
     crate::diff::register(&mut r);
+    crate::dynkomi::register(&mut r);
     r
 }

@@ -17,17 +17,18 @@
 //! So a playout judges whether the root move is bigger than the root player's alternatives,
 //! which is what endgame (yose) play needs when every move wins or every move loses.
 //!
-//! The search root must be known to the playouts, and core's [`LeafEvaluator`] sees only the
-//! leaf, so [`DiffMctsAgent`] builds a fresh core [`Mcts`] with a `DiffPlayout` holding Ḡ for
-//! every move (no tree reuse between moves). The root move of a line is read from the leaf
-//! with [`GoState::line_first_move`].
+//! The search root reaches the playouts through [`LeafEvaluator::begin_search`], which core
+//! calls at the start of every search: `DiffPlayout` builds Ḡ there, so [`DiffMctsAgent`]
+//! keeps one core [`Mcts`] for the whole game (without tree reuse: the values in a tree are
+//! relative to its own root). Terminal nodes of the tree (two passes in G) are judged the
+//! same way as playouts, on G + Ḡ ([`LeafEvaluator::evaluate_terminal`]). The root move of a
+//! line is read from the leaf with [`GoState::line_first_move`].
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use yomi_core::bench::Figure;
 use yomi_core::registry::AgentRegistry;
-use yomi_core::rng::derive_seed;
 use yomi_core::search::mcts::{LeafEvaluator, Mcts, MctsParams, NoExpander, Ucb1};
 use yomi_core::search::Budget;
 use yomi_core::spec::{ParamDoc, SpecError};
@@ -83,13 +84,10 @@ impl DiffPlayout {
                 }
                 let mut mv = board.random_playout_move(rules, rng, buf);
                 if !in_g && gbar_fresh && mover != self.first_player && Some(mv) == mirror {
-                    // The mirror reply is forbidden: draw again without it.
-                    let m = mv;
-                    buf.retain(|&v| v != m);
+                    // The mirror reply is forbidden: draw uniformly from the other candidates.
+                    board.playout_candidates(rules, buf);
+                    buf.retain(|&v| Some(v) != mirror);
                     mv = rng.choose(buf).copied().unwrap_or(Vertex::PASS);
-                    if mv == m {
-                        mv = Vertex::PASS;
-                    }
                 }
                 if !mv.is_pass() {
                     chosen = Some((in_g, mv));
@@ -116,6 +114,19 @@ impl DiffPlayout {
 }
 
 impl LeafEvaluator<GoGame> for DiffPlayout {
+    /// Builds Ḡ from the search root.
+    fn begin_search(&mut self, _: &GoGame, root: &GoState) {
+        self.reversed_root = Arc::new(root.reversed());
+        self.first_player = root.to_move();
+    }
+
+    /// A terminal node of the tree (G ended by two passes, or the move limit) ends the sum
+    /// game too: judged by the summed area of G and the untouched Ḡ.
+    fn evaluate_terminal(&mut self, _: &GoGame, state: &GoState) -> Rewards {
+        let lead = state.board().area_score() + self.reversed_root.board().area_score();
+        Rewards::zero_sum(lead.signum() as f64)
+    }
+
     fn evaluate(
         &mut self,
         game: &GoGame,
@@ -128,37 +139,33 @@ impl LeafEvaluator<GoGame> for DiffPlayout {
     }
 }
 
-/// MCTS (UCB1 tree over G) with difference-game playouts; a fresh search per move.
+/// MCTS (UCB1 tree over G) with difference-game playouts: one core search kept for the game,
+/// Ḡ rebuilt at the start of every search.
 pub struct DiffMctsAgent {
-    params: MctsParams,
-    c: f64,
-    seed: u64,
-    moves: u64,
+    mcts: Mcts<GoGame, Ucb1, DiffPlayout, NoExpander>,
     name: String,
 }
 
 impl DiffMctsAgent {
-    /// An agent searching with `params` and exploration constant `c`.
-    pub fn new(params: MctsParams, c: f64, seed: u64, name: String) -> Self {
+    /// An agent for `game` searching with `params` (tree reuse is switched off) and
+    /// exploration constant `c`.
+    pub fn new(game: &GoGame, mut params: MctsParams, c: f64, seed: u64, name: String) -> Self {
+        params.reuse_tree = false;
         DiffMctsAgent {
-            params,
-            c,
-            seed,
-            moves: 0,
+            mcts: Mcts::new(
+                params,
+                Ucb1 { c },
+                DiffPlayout::new(&game.initial_state()),
+                NoExpander,
+                seed,
+            ),
             name,
         }
     }
 
-    /// The core search this agent runs from `root`.
-    pub fn search(&mut self, root: &GoState) -> Mcts<GoGame, Ucb1, DiffPlayout, NoExpander> {
-        self.moves += 1;
-        Mcts::new(
-            self.params.clone(),
-            Ucb1 { c: self.c },
-            DiffPlayout::new(root),
-            NoExpander,
-            derive_seed(self.seed, self.moves),
-        )
+    /// The core search (its workers' evaluators learn each root in `begin_search`).
+    pub fn search(&mut self) -> &mut Mcts<GoGame, Ucb1, DiffPlayout, NoExpander> {
+        &mut self.mcts
     }
 }
 
@@ -173,11 +180,12 @@ impl Agent<GoGame> for DiffMctsAgent {
         state: &GoState,
         player: Player,
     ) -> Result<Vertex, AgentError> {
+        // The root starts a new search line, so leaves can tell the root move of their line.
         let mut root = state.clone();
         root.begin_line();
-        let mut m = self.search(&root);
-        let r = m.search_for(game, &root, player);
-        m.choose(&r)
+        let r = self.mcts.search_for(game, &root, player);
+        self.mcts
+            .choose(&r)
             .ok_or_else(|| AgentError::NoMove(format!("{player} has no legal move")))
     }
 }
@@ -211,7 +219,7 @@ pub fn register(r: &mut AgentRegistry<GoGame>) {
         "diffmcts",
         "MCTS whose playouts play the position plus its colour reversal (difference game), judged by the summed score",
         DIFF_PARAMS.to_vec(),
-        Arc::new(|_, _, p, seed| {
+        Arc::new(|_, game, p, seed| {
             let name = p.spec().to_string();
             let iters: u64 = p.get("iters", 10_000, "a positive integer")?;
             let time: Option<f64> = p.get_opt("time", "seconds")?;
@@ -236,7 +244,7 @@ pub fn register(r: &mut AgentRegistry<GoGame>) {
                 reuse_tree: false,
                 ..MctsParams::default()
             };
-            Ok(Box::new(DiffMctsAgent::new(params, c, seed, name)))
+            Ok(Box::new(DiffMctsAgent::new(game, params, c, seed, name)))
         }),
     );
 }

@@ -531,6 +531,21 @@ impl GoState {
         self.random_playout_move_slow(rules, rng, buf)
     }
 
+    /// Every move [`GoState::random_playout_move`] may return (legal points, superko
+    /// included, that are not the mover's own single-point eyes), written into `out` in the
+    /// board's empty-list order; empty when the sampler would pass.
+    pub fn playout_candidates(&self, rules: &Rules, out: &mut Vec<Vertex>) {
+        let b = &self.board;
+        let c = b.to_move();
+        out.clear();
+        for &p in b.empty_points() {
+            let p = p as usize;
+            if b.playout_candidate(p, c, rules.suicide) && !self.breaks_superko(rules, p) {
+                out.push(Vertex::from_index(p));
+            }
+        }
+    }
+
     #[cold]
     #[inline(never)]
     fn random_playout_move_slow(
@@ -876,5 +891,47 @@ mod tests {
             }
         }
         assert!(repeats_seen > 0, "no superko situation arose");
+    }
+
+    /// The sampler returns only candidates, passes exactly when there is none, and is
+    /// uniform over them, also when most empty points are not candidates (the draw without
+    /// replacement after the first misses).
+    #[test]
+    fn playout_sampler_is_uniform_over_candidates() {
+        let game = GoGame::new(5).unwrap();
+        let rules = game.rules().clone();
+        let mut rng = Rng::seed_from_u64(5);
+        let mut buf = Vec::new();
+        let mut cands = Vec::new();
+        for _ in 0..40 {
+            let mut s = game.initial_state();
+            while game.turn(&s) != Turn::Terminal {
+                s.playout_candidates(&rules, &mut cands);
+                let mv = s.random_playout_move(&rules, &mut rng, &mut buf);
+                assert_eq!(mv.is_pass(), cands.is_empty());
+                assert!(mv.is_pass() || cands.contains(&mv));
+                game.apply(&mut s, mv);
+            }
+        }
+        // Black to move with three candidates (C1, C5 a false eye, E5) among a true eye
+        // (B4, A1), opponent eyes (E3, E1) and stones.
+        let s = game
+            .parse_state("XX.X./X.XOO/XXXO./XXXOO/.X.O. b - 0")
+            .unwrap();
+        s.playout_candidates(&rules, &mut cands);
+        let mut names: Vec<String> = cands.iter().map(|v| v.to_gtp(5)).collect();
+        names.sort();
+        assert_eq!(names, ["C1", "C5", "E5"]);
+        let n = 6000;
+        let mut counts = [0usize; 3];
+        for _ in 0..n {
+            let mv = s.random_playout_move(&rules, &mut rng, &mut buf);
+            let i = cands.iter().position(|&c| c == mv).expect("a candidate");
+            counts[i] += 1;
+        }
+        for c in counts {
+            let f = c as f64 / n as f64;
+            assert!((f - 1.0 / 3.0).abs() < 0.03, "{counts:?}");
+        }
     }
 }

@@ -23,6 +23,7 @@ pub mod agents;
 pub mod bench;
 pub mod board;
 pub mod diff;
+pub mod dynkomi;
 pub mod error;
 pub mod game;
 pub mod gtp;

@@ -1,4 +1,4 @@
-//! SGF (FF[4]) reading and writing for Go: board size `SZ`, komi `KM`, setup stones
+//! SGF (`FF[4]`) reading and writing for Go: board size `SZ`, komi `KM`, setup stones
 //! `AB`/`AW`/`AE`, the player to move `PL`, moves `B`/`W`, result `RE`. Reading follows the
 //! main line (the first variation at every branch) and never panics: malformed files give an
 //! [`SgfError`] with the byte position or property at fault.
@@ -355,7 +355,7 @@ impl SgfGame {
         Ok((game, state))
     }
 
-    /// The record as SGF text (FF[4], one node per move).
+    /// The record as SGF text (`FF[4]`, one node per move).
     pub fn to_sgf(&self) -> String {
         let n = self.size;
         let mut s = format!("(;FF[4]GM[1]CA[UTF-8]AP[yomi]SZ[{n}]KM[{}]", self.komi);

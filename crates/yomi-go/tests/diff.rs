@@ -75,6 +75,9 @@ fn registry_builds_go_agents_and_they_play() {
         "mcts:iters=200",
         "diffmcts:iters=200",
         "diffmcts:iters=50,c=1,threads=2",
+        "dkmcts-linear:iters=200,handicap=2,moves=50,period=50",
+        "dkmcts-score:iters=200,period=50,rate=-12,midpoint=0.5,cap=0.8",
+        "dkmcts-value:iters=100,threads=2,period=20,red=0.4,green=0.55,step=0.5",
         "random",
     ] {
         let mut a = r
@@ -85,4 +88,87 @@ fn registry_builds_go_agents_and_they_play() {
     }
     assert!(r.build(&g, "diffmcts:iters=0", 1).is_err());
     assert!(r.build(&g, "diffmcts:foo=1", 1).is_err());
+    for bad in [
+        "dkmcts-value:red=1.5",
+        "dkmcts-score:cap=abc",
+        "dkmcts-linear:period=0",
+        "dkmcts-linear:rate=1",
+        "dkmcts-score:handicap=1",
+        "dkmcts-value:iters=0",
+        "dkmcts-score:time=-1",
+    ] {
+        let e = r
+            .build(&g, bad, 1)
+            .err()
+            .unwrap_or_else(|| panic!("{bad} built"));
+        assert!(!e.to_string().is_empty());
+    }
+}
+
+/// A dynamic-komi agent keeps playing sensible games: a whole 5×5 game against random play
+/// with only legal moves, the agent (Black) winning.
+#[test]
+fn dynamic_komi_agents_beat_random_play() {
+    let r = registry();
+    let g = GoGame::new(5).unwrap();
+    for spec in [
+        "dkmcts-score:iters=300,period=100",
+        "dkmcts-value:iters=300,period=100",
+    ] {
+        let mut a = r.build(&g, spec, 7).unwrap();
+        let mut b = r.build(&g, "random", 8).unwrap();
+        let mut s = g.initial_state();
+        while !g.is_terminal(&s) {
+            let p = match g.turn(&s) {
+                yomi_core::Turn::Player(p) => p,
+                _ => unreachable!(),
+            };
+            let before = s.clone();
+            let mv = if p == Player(0) {
+                a.select_move(&g, &s, p).unwrap()
+            } else {
+                b.select_move(&g, &s, p).unwrap()
+            };
+            g.play(&mut s, mv).unwrap_or_else(|e| panic!("{spec}: {e}"));
+            let played = yomi_core::Played::Single(p, mv);
+            a.observe(&g, &before, played);
+            b.observe(&g, &before, played);
+        }
+        assert!(
+            g.returns(&s).get(Player(0)) > 0.0,
+            "{spec}\n{}",
+            g.render(&s)
+        );
+    }
+}
+
+/// The evaluator learns the root from core's `begin_search` (not from its constructor), and
+/// terminal tree nodes are judged on G + Ḡ with komi cancelled, not by G's own result.
+#[test]
+fn diff_evaluator_takes_the_root_from_the_search_and_judges_terminals_on_the_sum() {
+    let g = GoGame::new(5).unwrap();
+    let root = g
+        .parse_state("XX.OO/XX.OO/XX.OO/XX.OO/XX.OO b - 7.5")
+        .unwrap();
+    let mut p = DiffPlayout::new(&g.initial_state());
+    p.begin_search(&g, &root);
+    assert_eq!(*p.reversed_root, root.reversed());
+    assert_eq!(p.first_player, root.to_move());
+    // Black fills one dame point and both pass: Black gains a point on G while Ḡ is even.
+    let mut end = root.clone();
+    for m in ["C1", "pass", "pass"] {
+        let v = g.parse_move(&end, m).unwrap();
+        g.apply(&mut end, v);
+    }
+    assert!(g.is_terminal(&end));
+    // G alone is a loss for Black (11 - 10 - 7.5 < 0), the sum game a win (+1 point).
+    assert_eq!(g.returns(&end).get(Player(0)), -1.0);
+    assert_eq!(p.evaluate_terminal(&g, &end).get(Player(0)), 1.0);
+    // The untouched root sums to zero: a draw.
+    let mut still = root.clone();
+    for m in ["pass", "pass"] {
+        let v = g.parse_move(&still, m).unwrap();
+        g.apply(&mut still, v);
+    }
+    assert_eq!(p.evaluate_terminal(&g, &still).get(Player(0)), 0.0);
 }
