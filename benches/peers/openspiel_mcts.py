@@ -18,10 +18,11 @@ import sys
 import time
 
 
-def parse_rust_rates(path):
-    """yomi's median iterations/s by iteration count, from the Rust benchmark's output."""
+def parse_rust_rates(path, qualifier):
+    """yomi's median iterations/s by iteration count, from the Rust benchmark's output
+    (qualifier "" for wall clock, " (cpu time)" for CPU time)."""
     rates = {}
-    pattern = re.compile(r"^yomi uct (\d+) iterations: ([0-9.]+) iterations/s$")
+    pattern = re.compile(r"^yomi uct (\d+) iterations" + re.escape(qualifier) + r": ([0-9.]+) iterations/s$")
     with open(path, encoding="utf-8") as f:
         for line in f:
             m = pattern.match(line.strip())
@@ -77,16 +78,21 @@ def main():
           f"root visits {search_root.explore_count}, visits(mean) {' '.join(parts)}")
     del search_root
 
+    # Wall-clock rates, and rates in this thread's CPU time (less sensitive to other
+    # processes on a shared machine).
     rates = {n: [] for n in sizes}
+    cpu_rates = {n: [] for n in sizes}
     for rep in range(args.reps):
         for n in sizes:
             bot = cpp_bot(n, 1000 + rep)
             state = root.clone()
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.thread_time()
             bot.step(state)
             rates[n].append(n / (time.perf_counter() - t))
+            cpu_rates[n].append(n / (time.thread_time() - c))
 
     py_rates = []
+    py_cpu_rates = []
     if args.python_sims > 0:
         import numpy as np
         from open_spiel.python.algorithms import mcts
@@ -97,38 +103,47 @@ def main():
                                evaluator=mcts.RandomRolloutEvaluator(1, rs), solve=False,
                                random_state=rs)
             state = root.clone()
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.thread_time()
             bot.step(state)
             py_rates.append(args.python_sims / (time.perf_counter() - t))
+            py_cpu_rates.append(args.python_sims / (time.thread_time() - c))
 
-    yomi = parse_rust_rates(args.rust_output) if args.rust_output else {}
+    yomi = parse_rust_rates(args.rust_output, "") if args.rust_output else {}
+    yomi_cpu = parse_rust_rates(args.rust_output, " (cpu time)") if args.rust_output else {}
+    med = statistics.median
     print()
     for n in sizes:
-        print(f"openspiel-cpp mcts {n} iterations: {statistics.median(rates[n]):.0f} iterations/s")
+        print(f"openspiel-cpp mcts {n} iterations: {med(rates[n]):.0f} iterations/s")
+        print(f"openspiel-cpp mcts {n} iterations (cpu time): {med(cpu_rates[n]):.0f} iterations/s")
     if py_rates:
-        print(f"openspiel-python mcts {args.python_sims} iterations: "
-              f"{statistics.median(py_rates):.0f} iterations/s")
+        print(f"openspiel-python mcts {args.python_sims} iterations: {med(py_rates):.0f} iterations/s")
+        print(f"openspiel-python mcts {args.python_sims} iterations (cpu time): "
+              f"{med(py_cpu_rates):.0f} iterations/s")
     for n in sizes:
         if n in yomi:
-            print(f"ratio yomi/openspiel-cpp {n} iterations: "
-                  f"{yomi[n] / statistics.median(rates[n]):.1f} x")
+            print(f"ratio yomi/openspiel-cpp {n} iterations: {yomi[n] / med(rates[n]):.1f} x")
+        if n in yomi_cpu:
+            print(f"ratio yomi/openspiel-cpp {n} iterations (cpu time): "
+                  f"{yomi_cpu[n] / med(cpu_rates[n]):.1f} x")
     if py_rates and yomi:
         # The Python MCTS runs far fewer iterations; compare with yomi's smallest search.
         n = min(yomi)
-        print(f"ratio yomi({n})/openspiel-python({args.python_sims}): "
-              f"{yomi[n] / statistics.median(py_rates):.0f} x")
+        print(f"ratio yomi({n})/openspiel-python({args.python_sims}): {yomi[n] / med(py_rates):.0f} x")
+        if n in yomi_cpu:
+            print(f"ratio yomi({n})/openspiel-python({args.python_sims}) (cpu time): "
+                  f"{yomi_cpu[n] / med(py_cpu_rates):.0f} x")
 
     print()
-    print("| contender | iterations | k it/s, median (min–max) |")
-    print("| --- | ---: | ---: |")
+    print("| contender | iterations | k it/s wall, median (min–max) | k it/s CPU time |")
+    print("| --- | ---: | ---: | ---: |")
     for n in sizes:
         v = rates[n]
         print(f"| OpenSpiel C++ MCTS (pyspiel) | {n} | "
-              f"{statistics.median(v) / 1e3:.1f} ({min(v) / 1e3:.1f}–{max(v) / 1e3:.1f}) |")
+              f"{med(v) / 1e3:.1f} ({min(v) / 1e3:.1f}–{max(v) / 1e3:.1f}) | {med(cpu_rates[n]) / 1e3:.1f} |")
     if py_rates:
         print(f"| OpenSpiel Python MCTS | {args.python_sims} | "
-              f"{statistics.median(py_rates) / 1e3:.2f} ({min(py_rates) / 1e3:.2f}–"
-              f"{max(py_rates) / 1e3:.2f}) |")
+              f"{med(py_rates) / 1e3:.2f} ({min(py_rates) / 1e3:.2f}–"
+              f"{max(py_rates) / 1e3:.2f}) | {med(py_cpu_rates) / 1e3:.2f} |")
     return 0
 
 

@@ -137,6 +137,11 @@ fn median(v: &[f64]) -> f64 {
     }
 }
 
+/// The highest rate: on a machine shared with other work, the run least disturbed.
+fn best(v: &[f64]) -> f64 {
+    v.iter().cloned().fold(0.0, f64::max)
+}
+
 fn column(c: u8) -> char {
     (b'a' + c) as char
 }
@@ -281,6 +286,9 @@ fn main() {
         for (ci, c) in contenders.iter().enumerate() {
             println!("{} uct {} iterations (cpu time): {:.0} iterations/s", c.name(), n, median(&cpu_rates[ci][si]));
         }
+        for (ci, c) in contenders.iter().enumerate() {
+            println!("{} uct {} iterations (best of {}): {:.0} iterations/s", c.name(), n, reps, best(&rates[ci][si]));
+        }
         if !own[si].is_empty() {
             println!("yomi uct {} iterations (SearchResult::rate): {:.0} iterations/s", n, median(&own[si]));
         }
@@ -290,6 +298,8 @@ fn main() {
                     println!("ratio yomi/{} {} iterations: {:.2} x", other.name(), n, med(y, si) / med(o, si));
                     let (cy, co) = (median(&cpu_rates[y][si]), median(&cpu_rates[o][si]));
                     println!("ratio yomi/{} {} iterations (cpu time): {:.2} x", other.name(), n, cy / co);
+                    let (by, bo) = (best(&rates[y][si]), best(&rates[o][si]));
+                    println!("ratio yomi/{} {} iterations (best of {}): {:.2} x", other.name(), n, reps, by / bo);
                 }
             }
         }
@@ -329,6 +339,15 @@ fn main() {
                 for si in 0..sizes.len() {
                     row.push_str(&format!(" {:.2}× |", med(y, si) / med(o, si)));
                     row.push_str(&format!(" {:.2}× |", median(&cpu_rates[y][si]) / median(&cpu_rates[o][si])));
+                }
+                println!("{row}");
+            }
+        }
+        for other in [Contender::Treant, Contender::Hand] {
+            if let Some(o) = find(other) {
+                let mut row = format!("| yomi / {}, best runs |", other.name());
+                for si in 0..sizes.len() {
+                    row.push_str(&format!(" {:.2}× | |", best(&rates[y][si]) / best(&rates[o][si])));
                 }
                 println!("{row}");
             }
