@@ -5,7 +5,9 @@
 //! ```text
 //! expr     := term (('+' | '-') term)*
 //! term     := '-' term | atom                 (a '-' directly before a digit is the number's sign)
-//! atom     := '{' list '|' list '}' | '(' expr ')' | ('±' | '+-') number | compound
+//! atom     := '{' list (bars list)+ '}' | '(' expr ')' | ('±' | '+-') number | compound
+//! bars     := '|'+        (slash notation: the longest run splits Left from Right, so
+//!                          `{2|0||-1}` = `{{2|0}|-1}` and `{0||0|-2}` = `{0|{0|-2}}`)
 //! list     := [expr (',' expr)*]
 //! compound := [number] arrow* [star]          (at least one part)
 //! number   := ['-'] digits ['/' digits]       (the denominator a power of two)
@@ -14,7 +16,7 @@
 //! ```
 //!
 //! Examples: `0`, `-3`, `1/2`, `*`, `*2`, `↑`, `^^*`, `1/2↑*`, `±1`, `{1|0}`, `{2|-1}`,
-//! `{{2|0}|-1}`, `{1,*|0}`, `{1|0} + ↑ - *`. A brace form is kept as written (see
+//! `{{2|0}|-1}`, `{2|0||-1}`, `{1,*|0}`, `{1|0} + ↑ - *`. A brace form is kept as written (see
 //! [`Cgt::display_form`]); sums are computed in canonical form.
 //!
 //! The parser never panics: every failure is a [`ParseError`] with the byte offset where
@@ -70,6 +72,9 @@ pub enum ParseErrorKind {
     TooManyOperators,
     /// Input longer than [`MAX_INPUT`] bytes.
     TooLong,
+    /// Two bars of the same, greatest length in one form (`{a|b|c}`): which one splits
+    /// Left from Right is unclear.
+    AmbiguousBars,
 }
 
 impl fmt::Display for ParseErrorKind {
@@ -95,6 +100,12 @@ impl fmt::Display for ParseErrorKind {
                 write!(f, "more than {MAX_OPERATORS} '+'/'-' operators")
             }
             ParseErrorKind::TooLong => write!(f, "input longer than {MAX_INPUT} bytes"),
+            ParseErrorKind::AmbiguousBars => {
+                write!(
+                    f,
+                    "ambiguous bars: write {{a|b||c}} or {{a||b|c}}, not {{a|b|c}}"
+                )
+            }
         }
     }
 }
@@ -218,18 +229,30 @@ impl<'a> Parser<'a> {
             Some('{') => {
                 self.enter()?;
                 self.bump();
-                let left = self.list('|')?;
-                if self.peek() != Some('|') {
+                // Option lists separated by bars `|`, `||`, `|||`, … (Conway's slash
+                // notation: `{2|0||-1}` is `{{2|0}|-1}`).
+                let mut lists = vec![self.list('|')?];
+                let mut bars: Vec<(usize, usize)> = Vec::new(); // (length, position)
+                while self.peek() == Some('|') {
+                    let at = self.pos;
+                    let mut len = 0;
+                    while self.peek() == Some('|') {
+                        self.bump();
+                        len += 1;
+                    }
+                    bars.push((len, at));
+                    lists.push(self.list('}')?);
+                }
+                if bars.is_empty() {
                     return self.unexpected("',' or '|'");
                 }
-                self.bump();
-                let right = self.list('}')?;
                 if self.peek() != Some('}') {
-                    return self.unexpected("',' or '}'");
+                    return self.unexpected("',', '|' or '}'");
                 }
                 self.bump();
                 self.depth -= 1;
-                Ok(Expr::Form(left, right))
+                let mut lists: Vec<Option<Vec<Expr>>> = lists.into_iter().map(Some).collect();
+                slash_form(&mut lists, &bars, 0)
             }
             Some('(') => {
                 self.enter()?;
@@ -359,6 +382,35 @@ impl<'a> Parser<'a> {
         }
         Ok(Expr::Compound { x, ups, star })
     }
+}
+
+/// Build `{…}` from option lists `lists[lo..=lo + bars.len()]` split by `bars`: the
+/// longest bar (which must be unique) separates Left's side from Right's, and a side
+/// that still contains bars is one option, itself a form.
+fn slash_form(
+    lists: &mut [Option<Vec<Expr>>],
+    bars: &[(usize, usize)],
+    lo: usize,
+) -> PResult<Expr> {
+    let longest = bars.iter().map(|b| b.0).max().unwrap_or(1);
+    let at: Vec<usize> = (0..bars.len()).filter(|&i| bars[i].0 == longest).collect();
+    if at.len() > 1 {
+        return Err(ParseError {
+            kind: ParseErrorKind::AmbiguousBars,
+            pos: bars[at[1]].1,
+        });
+    }
+    let k = at[0];
+    let side = |lists: &mut [Option<Vec<Expr>>], bars: &[(usize, usize)], lo: usize| {
+        if bars.is_empty() {
+            Ok(lists[lo].take().unwrap_or_default())
+        } else {
+            Ok(vec![slash_form(lists, bars, lo)?])
+        }
+    };
+    let left = side(lists, &bars[..k], lo)?;
+    let right = side(lists, &bars[k + 1..], lo + k + 1)?;
+    Ok(Expr::Form(left, right))
 }
 
 fn eval(s: &mut Store, e: &Expr) -> Id {

@@ -47,7 +47,7 @@ fn typed_errors_with_positions() {
     let e = err("{1|0");
     assert_eq!(
         (e.kind, e.pos),
-        (ParseErrorKind::UnexpectedEnd("',' or '}'"), 4)
+        (ParseErrorKind::UnexpectedEnd("',', '|' or '}'"), 4)
     );
     let e = err("{1 0}");
     assert_eq!(
@@ -64,6 +64,16 @@ fn typed_errors_with_positions() {
     assert_eq!((e.kind, e.pos), (ParseErrorKind::NotDyadic, 2));
     let e = err("1/0");
     assert_eq!((e.kind, e.pos), (ParseErrorKind::ZeroDenominator, 2));
+    let e = err("{1|2|3}");
+    assert_eq!((e.kind, e.pos), (ParseErrorKind::AmbiguousBars, 4));
+    let e = err("{1}");
+    assert_eq!(
+        e.kind,
+        ParseErrorKind::Unexpected {
+            found: '}',
+            expected: "',' or '|'"
+        }
+    );
     let e = err("{1|0}}");
     assert_eq!(e.pos, 5);
     let e = err("99999999999999999999999");
@@ -93,7 +103,7 @@ fn typed_errors_with_positions() {
     let e = err("↑ ↑");
     assert_eq!(e.pos, 4);
     assert!(err("±").to_string().contains("at byte 2"));
-    assert!(err("{1|0").to_string().contains("expected ',' or '}'"));
+    assert!(err("{1|0").to_string().contains("expected ',', '|' or '}'"));
 }
 
 #[test]
@@ -120,6 +130,7 @@ const VALID: &[&str] = &[
     "1/2↑*",
     "±1/2 + {0|*}",
     "{0|{0|-2}}",
+    "{0||0|-2}",
     "-(*2 + ^^)",
 ];
 

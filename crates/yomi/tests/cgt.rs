@@ -55,7 +55,7 @@ fn ups_stars_comparison_and_ascii() {
 fn bad_input_is_a_usage_error() {
     let (code, _, err) = yomi_cgt(&["{1|0"]);
     assert_eq!(code, Some(2));
-    assert!(err.contains("expected ',' or '}' at byte 4"), "{err}");
+    assert!(err.contains("expected ',', '|' or '}' at byte 4"), "{err}");
     assert!(!err.contains("panicked"));
     let (code, _, err) = yomi_cgt(&["1", "--cool", "-1/2"]);
     assert_eq!(code, Some(2));
