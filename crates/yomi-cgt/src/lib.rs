@@ -12,6 +12,8 @@
 //!   and negation, recognition of numbers (simplest number between) and nimbers.
 //! * Stops, thermographs ([`Thermograph`], scaffolds and masts, `t ≥ −1`), mean and
 //!   temperature, Conway's cooling [`Cgt::cool`] and heating [`Cgt::heat`].
+//! * [`Cgt::from_positions`]: the value of any game tree (a Go endgame region searched by
+//!   a game crate), with transpositions memoised and cycles (ko) refused.
 //! * The standard notation both ways ([`parse`]): `"{2|-1}".parse::<Cgt>()`, and
 //!   `Display` prints the canonical form.
 //!
@@ -66,12 +68,14 @@
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
+pub mod build;
 pub mod dyadic;
 pub mod game;
 pub mod parse;
 mod store;
 pub mod thermograph;
 
+pub use build::{CycleError, Local};
 pub use dyadic::Dyadic;
 pub use game::{Cgt, FormDisplay, Outcome, Relation};
 pub use parse::{ParseError, ParseErrorKind};
