@@ -418,6 +418,19 @@ impl<G: Game, P: PlayoutPolicy<G>> LeafEvaluator<G> for Rollout<G, P> {
         rng: &mut Rng,
         buf: &mut Vec<G::Move>,
     ) -> Rewards {
+        if self.cutoff.is_none() {
+            // The common case, kept tight: no counting, sequential turns inline.
+            loop {
+                match game.turn(state) {
+                    Turn::Terminal => return game.returns(state),
+                    Turn::Player(_) => match self.policy.choose(game, state, rng, buf) {
+                        Some(mv) => game.apply(state, mv),
+                        None => return game.returns(state),
+                    },
+                    Turn::Simultaneous => break,
+                }
+            }
+        }
         let limit = self.cutoff.as_ref().map_or(u32::MAX, |c| c.after);
         let count_turns = self
             .cutoff
