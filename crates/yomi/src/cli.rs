@@ -112,6 +112,9 @@ pub enum Command {
     Go(crate::go::GoArgs),
     /// Othello's own commands: perft, solve, nboard, gtp, train.
     Othello(crate::othello::OthelloArgs),
+    /// TUBSTAP's own commands: check a map, the paper's figures, the network client, the
+    /// paper's experiment.
+    Tubstap(crate::tubstap::TubstapArgs),
     /// A short combinatorial game: canonical form, stops, mean, temperature, cooling.
     #[command(
         long_about = "Evaluate a short combinatorial game written in the standard notation \

@@ -26,7 +26,7 @@ pub trait GameCommand {
 }
 
 /// A game named on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum GameChoice {
     /// Tic-tac-toe.
     TicTacToe,
@@ -38,6 +38,8 @@ pub enum GameChoice {
     Go(u8),
     /// Othello on 8×8.
     Othello,
+    /// TUBSTAP on a map (built in or read from a `.tbsmap` file).
+    Tubstap(yomi_tubstap::Tubstap),
 }
 
 /// One line of `yomi games`.
@@ -88,6 +90,14 @@ pub const BUILT_IN: &[GameInfo] = &[
         summary: "Othello on 8x8; black (X) moves first; moves a1..h8 and pass; `yomi othello` has perft, solve, nboard, gtp",
     },
     GameInfo {
+        name: "tubstap",
+        summary: "TUBSTAP turn-based strategy on the standard 8x8 6-vs-6 map (tubstap:standard); one unit action per move, like 3@4,5x7 or end; `yomi tubstap` has check, bench, client, experiment",
+    },
+    GameInfo {
+        name: "tubstap:duel",
+        summary: "TUBSTAP on a built-in map (standard, duel, skies, fortress) or a map file: tubstap:PATH.tbsmap",
+    },
+    GameInfo {
         name: "breakthrough:WxH",
         summary: "Breakthrough on any board from 3x4 to 11x11, e.g. breakthrough:7x5 (also breakthrough-7x5)",
     },
@@ -117,6 +127,9 @@ impl GameChoice {
             "breakthrough" => return Ok(GameChoice::Breakthrough(Breakthrough::new_8x8())),
             "othello" => return Ok(GameChoice::Othello),
             _ => {}
+        }
+        if let Some(g) = tubstap_from_name(name)? {
+            return Ok(GameChoice::Tubstap(g));
         }
         if let Some(g) = yomi_go::GoGame::from_name(name) {
             return Ok(GameChoice::Go(g.size() as u8));
@@ -159,6 +172,7 @@ impl GameChoice {
                 yomi_go::registry(),
             ),
             GameChoice::Othello => command.run(yomi_othello::Othello, yomi_othello::registry()),
+            GameChoice::Tubstap(game) => command.run(game, yomi_tubstap::registry()),
         }
     }
 }
@@ -179,8 +193,25 @@ impl fmt::Display for GameChoice {
             GameChoice::Breakthrough(g) => write!(f, "{g}"),
             GameChoice::Go(n) => write!(f, "go-{n}x{n}"),
             GameChoice::Othello => f.write_str("othello"),
+            GameChoice::Tubstap(g) => f.write_str(g.name()),
         }
     }
+}
+
+/// `tubstap` (the standard map) or `tubstap:<map>` (a built-in map name or a `.tbsmap`
+/// path); `Ok(None)` for other names.
+fn tubstap_from_name(name: &str) -> Result<Option<yomi_tubstap::Tubstap>, String> {
+    let map = match name.split_once(':') {
+        None if name.eq_ignore_ascii_case("tubstap") => "standard",
+        Some((head, map)) if head.eq_ignore_ascii_case("tubstap") => map,
+        _ => return Ok(None),
+    };
+    yomi_tubstap::maps::load(map).map(Some).map_err(|e| {
+        format!(
+            "{name:?}: {e}; built-in maps: {}",
+            yomi_tubstap::maps::names().collect::<Vec<_>>().join(", ")
+        )
+    })
 }
 
 /// Reads a game name for clap (an unknown name is a usage error, exit code 2).
@@ -218,5 +249,21 @@ mod tests {
         assert!(e.contains("width must be 3..=11"), "{e}");
         let e = GameChoice::from_name("breakthrough:big").unwrap_err();
         assert!(e.contains("WxH"), "{e}");
+        let e = GameChoice::from_name("tubstap:nowhere.tbsmap").unwrap_err();
+        assert!(
+            e.contains("cannot read nowhere.tbsmap") && e.contains("standard, duel"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn tubstap_names_load_their_maps() {
+        for (name, shown) in [
+            ("tubstap", "tubstap:standard"),
+            ("TUBSTAP:skies", "tubstap:skies"),
+            ("tubstap:fortress", "tubstap:fortress"),
+        ] {
+            assert_eq!(GameChoice::from_name(name).unwrap().to_string(), shown);
+        }
     }
 }

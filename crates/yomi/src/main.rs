@@ -14,6 +14,7 @@ mod games;
 mod go;
 mod othello;
 mod tournament_file;
+mod tubstap;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -47,14 +48,23 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Games => commands::games::run(),
-        Command::Agents(args) => args.game.dispatch(args),
-        Command::Play(args) => args.game.dispatch(args),
-        Command::Match(args) => args.game.dispatch(args),
+        Command::Agents(args) => args.game.clone().dispatch(args),
+        Command::Play(args) => args.game.clone().dispatch(args),
+        Command::Match(args) => args.game.clone().dispatch(args),
         Command::Tournament(args) => commands::tournament::run(args),
-        Command::Bench(args) => args.game.dispatch(args),
+        Command::Bench(args) => {
+            // TUBSTAP adds the paper's figures (one DLMC turn) to the common ones.
+            let extra = match &args.game {
+                games::GameChoice::Tubstap(game) => Some(game.clone()),
+                _ => None,
+            };
+            args.game.clone().dispatch(args)?;
+            extra.map_or(Ok(()), |game| tubstap::print_figures(&game))
+        }
         Command::Report(args) => commands::report::run(args),
         Command::Go(args) => go::run(args),
         Command::Othello(args) => othello::run(args),
+        Command::Tubstap(args) => tubstap::run(args),
         Command::Cgt(args) => cgt::run(args),
     }
 }
