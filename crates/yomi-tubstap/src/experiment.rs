@@ -3,8 +3,9 @@
 //!
 //! The full runs (1000 games per pairing, colours alternated, about 3 s per turn in the
 //! paper) are long jobs: `experiments/tubstap.toml` at the repository root holds them as a
-//! tournament file for the `yomi` binary, and [`paper_comparison`] turns the finished
-//! records into the comparison table. The crate's tests run a reduced version.
+//! tournament file for the `yomi` binary; `yomi tubstap experiment <file>` runs it and
+//! prints [`paper_comparison`] of the finished records. The crate's tests run a reduced
+//! version.
 
 use std::fmt::Write;
 
