@@ -17,7 +17,10 @@ fn main() {
     println!("{f}");
     if size == 9 {
         // libEGO 0.1.127's light playouts on 9×9, one thread, on this kind of machine (spec).
-        println!("ratio to libEGO's 212000 playouts/s: {:.2}", f.value / 212_000.0);
+        println!(
+            "ratio to libEGO's 212000 playouts/s: {:.2}",
+            f.value / 212_000.0
+        );
     }
     println!(
         "{}",

@@ -7,7 +7,7 @@
 //! (`W = N + 2`) and no edge tests are needed. Point `(x, y)` (column `x` from the left,
 //! row `y` from the bottom, both from 0) is index `(y + 1)·W + (x + 1)`. Arrays have 512
 //! entries (the 19×19 layout needs 441) and are indexed through `p & 511`, which lets the
-//! compiler drop bounds checks without `unsafe`; a board is plain `Clone` data (about 9 KB)
+//! compiler drop bounds checks without `unsafe`; a board is plain `Clone` data (about 8 KB)
 //! and never allocates.
 //!
 //! # Chains, liberties and neighbour counts
@@ -54,9 +54,13 @@ pub(crate) const BORDER: u8 = 3;
 const BORDER_LIBS: u16 = 0x4000;
 
 /// Packed neighbour counts: 4 bits each of black (border included), white (border
-/// included) and empty neighbours.
+/// included) and empty neighbours, then the removed-stone bits.
 const NB_SHIFT: [u32; 3] = [8, 0, 4];
 const NB_EMPTY_MASK: u16 = 0xF << 8;
+/// Bits 12 and 13 of a point's counts: a black (white) stone was once removed from it (the
+/// superko filter, [`Board::may_repeat`]). Count updates never carry into them.
+const NB_GONE_SHIFT: u32 = 12;
+const NB_GONE_MASK: u16 = 3 << NB_GONE_SHIFT;
 /// The change of a neighbour's counts when colour `c` (1 or 2) fills an empty point.
 const NB_PLACE: [u16; 3] = [
     0,
@@ -105,8 +109,6 @@ pub struct Board {
     prisoners: [u16; 3],
     hash: u64,
     color: [u8; MAX_AREA],
-    /// Bit `c` set: a stone of colour `c` was once removed from the point.
-    gone: [u8; MAX_AREA],
     nbr: [u16; MAX_AREA],
     chain: [u16; MAX_AREA],
     next: [u16; MAX_AREA],
@@ -138,7 +140,6 @@ impl Board {
             prisoners: [0; 3],
             hash: HASH_BASE,
             color: [BORDER; MAX_AREA],
-            gone: [0; MAX_AREA],
             nbr: [0; MAX_AREA],
             chain: [0; MAX_AREA],
             next: [0; MAX_AREA],
@@ -498,7 +499,7 @@ impl Board {
     /// looking up only for these moves (and suicides).
     #[inline(always)]
     pub fn may_repeat(&self, p: usize) -> bool {
-        self.gone[p & MASK] & self.to_move != 0
+        self.nbr[p & MASK] & ((self.to_move as u16) << NB_GONE_SHIFT) != 0
     }
 
     /// The position hash after the side to move plays at `p` (which must be legal).
@@ -689,7 +690,7 @@ impl Board {
         let mut n = 0;
         loop {
             self.color[s] = EMPTY;
-            self.gone[s] |= k;
+            self.nbr[s] |= (k as u16) << NB_GONE_SHIFT;
             self.hash ^= ZOBRIST[k as usize][s];
             self.add_empty(s);
             for q in self.nbrs(s) {
@@ -757,7 +758,7 @@ impl Board {
                         _ => 1 | 1 << 4,
                     };
                 }
-                self.nbr[p] = n;
+                self.nbr[p] = n | (self.nbr[p] & NB_GONE_MASK);
                 let k = self.color[p];
                 if k == EMPTY {
                     self.add_empty(p);
@@ -810,7 +811,7 @@ impl Board {
         // A stone taken off by an edit counts as removed for the superko filter.
         let old = self.color[p];
         if old == BLACK || old == WHITE {
-            self.gone[p] |= old;
+            self.nbr[p] |= (old as u16) << NB_GONE_SHIFT;
         }
         self.color[p] = k;
     }
