@@ -50,3 +50,9 @@ pub use parse::parse;
 pub use prover::{Prover, ProverState};
 pub use reasoner::{GdlState, Reasoner, ReasonerStats};
 pub use validate::Description;
+
+/// The agents for GDL games: the core agents (MCTS, flat Monte Carlo, alpha-beta, random,
+/// ...), which play any rule sheet through [`GdlGame`].
+pub fn registry() -> yomi_core::registry::AgentRegistry<GdlGame> {
+    yomi_core::registry::AgentRegistry::with_core_agents()
+}

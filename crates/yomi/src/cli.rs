@@ -108,6 +108,8 @@ pub enum Command {
         after_help = "Example:\n  yomi report c4.jsonl --markdown"
     )]
     Report(ReportArgs),
+    /// General Game Playing: `yomi ggp check <file.kif>` validates a GDL rule sheet.
+    Ggp(crate::ggp::GgpArgs),
     /// Go's own commands: `yomi go gtp` runs a GTP engine.
     Go(crate::go::GoArgs),
     /// Othello's own commands: perft, solve, nboard, gtp, train.

@@ -40,6 +40,8 @@ pub enum GameChoice {
     Othello,
     /// TUBSTAP on a map (built in or read from a `.tbsmap` file).
     Tubstap(yomi_tubstap::Tubstap),
+    /// A GDL rule sheet (`ggp:<file.kif>`, or a shipped one: `ggp:tictactoe`).
+    Ggp(yomi_ggp::GdlGame),
 }
 
 /// One line of `yomi games`.
@@ -98,6 +100,10 @@ pub const BUILT_IN: &[GameInfo] = &[
         summary: "TUBSTAP on a built-in map (standard, duel, skies, fortress) or a map file: tubstap:PATH.tbsmap",
     },
     GameInfo {
+        name: "ggp:tictactoe",
+        summary: "any GDL rule sheet: ggp:PATH.kif (shipped: ggp:tictactoe, ggp:connect4); moves are GDL terms like (mark 1 1); `yomi ggp check` validates a sheet",
+    },
+    GameInfo {
         name: "breakthrough:WxH",
         summary: "Breakthrough on any board from 3x4 to 11x11, e.g. breakthrough:7x5 (also breakthrough-7x5)",
     },
@@ -127,6 +133,9 @@ impl GameChoice {
             "breakthrough" => return Ok(GameChoice::Breakthrough(Breakthrough::new_8x8())),
             "othello" => return Ok(GameChoice::Othello),
             _ => {}
+        }
+        if let Some(g) = crate::ggp::game_from_name(name)? {
+            return Ok(GameChoice::Ggp(g));
         }
         if let Some(g) = tubstap_from_name(name)? {
             return Ok(GameChoice::Tubstap(g));
@@ -173,6 +182,7 @@ impl GameChoice {
             ),
             GameChoice::Othello => command.run(yomi_othello::Othello, yomi_othello::registry()),
             GameChoice::Tubstap(game) => command.run(game, yomi_tubstap::registry()),
+            GameChoice::Ggp(game) => command.run(game, yomi_ggp::registry()),
         }
     }
 }
@@ -194,6 +204,7 @@ impl fmt::Display for GameChoice {
             GameChoice::Go(n) => write!(f, "go-{n}x{n}"),
             GameChoice::Othello => f.write_str("othello"),
             GameChoice::Tubstap(g) => f.write_str(g.name()),
+            GameChoice::Ggp(g) => f.write_str(&g.facts().name),
         }
     }
 }

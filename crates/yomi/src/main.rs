@@ -11,6 +11,7 @@ mod cli;
 mod commands;
 mod error;
 mod games;
+mod ggp;
 mod go;
 mod othello;
 mod tournament_file;
@@ -62,6 +63,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             extra.map_or(Ok(()), |game| tubstap::print_figures(&game))
         }
         Command::Report(args) => commands::report::run(args),
+        Command::Ggp(args) => ggp::run(args),
         Command::Go(args) => go::run(args),
         Command::Othello(args) => othello::run(args),
         Command::Tubstap(args) => tubstap::run(args),

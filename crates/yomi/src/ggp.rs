@@ -1,0 +1,215 @@
+//! General Game Playing: any GDL rule sheet is a game of the list as `ggp:<file.kif>` (or
+//! `ggp:tictactoe`, `ggp:connect4`, the rule sheets yomi-ggp ships), so `play`, `match`,
+//! `agents` and `bench` take it; `yomi ggp check <file.kif>` validates a rule sheet and plays
+//! random games on it.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use clap::{Args, Subcommand};
+use yomi_core::{Game, Player, Rng, Turn};
+use yomi_ggp::{games, Description, GdlGame};
+
+use crate::error::usage;
+
+/// Arguments of `yomi ggp`.
+#[derive(Args, Debug)]
+pub struct GgpArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: GgpCommand,
+}
+
+/// The GGP commands.
+#[derive(Subcommand, Debug)]
+pub enum GgpCommand {
+    /// Read and validate a GDL rule sheet, compile it, then play random games to the end:
+    /// prints warnings, roles, the compiled program's size, mean goals and playouts/s.
+    #[command(
+        after_help = "Examples:\n  yomi ggp check games/nim.kif\n  yomi ggp check ticTacToe.kif --games 1000 --time 3"
+    )]
+    Check(CheckArgs),
+}
+
+/// Arguments of `yomi ggp check`.
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// The rule sheet (KIF).
+    pub file: PathBuf,
+    /// Random games played to the end for the mean goals (0: none).
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Seconds of random playouts for the playouts/s figure (0: not measured).
+    #[arg(long, default_value_t = 1.0)]
+    pub time: f64,
+    /// A random game longer than this many moves counts as not ending.
+    #[arg(long, default_value_t = 10_000)]
+    pub max_moves: usize,
+    /// Seed of the random games.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// The game for a `ggp:<what>` name: a shipped rule sheet (`ggp:tictactoe`,
+/// `ggp:connect4`) unless a file of that name exists, else the rule sheet file; `Ok(None)`
+/// for names without the `ggp:` prefix.
+///
+/// # Errors
+/// A message naming the file and, for a bad rule sheet, the line and column.
+pub fn game_from_name(name: &str) -> Result<Option<GdlGame>, String> {
+    let Some((head, what)) = name.split_once(':') else {
+        return Ok(None);
+    };
+    if !head.eq_ignore_ascii_case("ggp") {
+        return Ok(None);
+    }
+    let path = Path::new(what);
+    if !path.exists() {
+        if let Some((shipped, _)) = games::ALL
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(what))
+        {
+            return games::shipped(shipped)
+                .map(Some)
+                .map_err(|e| format!("{name:?}: {e}"));
+        }
+    }
+    load(path).map(Some)
+}
+
+/// Reads and compiles the rule sheet at `path`; the game is called `ggp:<file stem>`.
+fn load(path: &Path) -> Result<GdlGame, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        let shipped: Vec<&str> = games::ALL.iter().map(|(n, _)| *n).collect();
+        format!(
+            "cannot read {}: {e} (write ggp:<file.kif>, or one of the shipped ggp:{})",
+            path.display(),
+            shipped.join(", ggp:")
+        )
+    })?;
+    let stem = path
+        .file_stem()
+        .map_or_else(|| "game".into(), |s| s.to_string_lossy().into_owned());
+    GdlGame::from_kif(&stem, &text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Runs a GGP command.
+///
+/// # Errors
+/// A bad rule sheet (with line and column) or an unreadable file; a usage error for bad
+/// numbers.
+pub fn run(args: GgpArgs) -> anyhow::Result<()> {
+    match args.command {
+        GgpCommand::Check(a) => check(&a),
+    }
+}
+
+fn check(a: &CheckArgs) -> anyhow::Result<()> {
+    if !(a.time.is_finite() && a.time >= 0.0) {
+        return Err(usage(format!(
+            "--time {} is not a number of seconds",
+            a.time
+        )));
+    }
+    let text = std::fs::read_to_string(&a.file)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", a.file.display()))?;
+    let shown = a.file.display();
+    let desc = Description::from_kif(&text).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
+    println!("{shown}: valid GDL ({} rules)", desc.rules.len());
+    for w in &desc.warnings {
+        println!("warning: {w}");
+    }
+    let stem = a
+        .file
+        .file_stem()
+        .map_or_else(|| "game".into(), |s| s.to_string_lossy().into_owned());
+    let start = Instant::now();
+    let game = GdlGame::new(&stem, &desc).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
+    let built = start.elapsed().as_secs_f64();
+    let facts = game.facts();
+    println!("roles: {}", facts.player_names.join(" "));
+    let st = &game.reasoner().stats;
+    println!(
+        "compiled in {built:.2} s: {} ground rules, {} base propositions, {} actions, \
+         {} state-phase / {} move-phase / {} goal-phase propositions, {} literals",
+        st.ground_rules,
+        st.base,
+        game.reasoner().actions().len(),
+        st.state_phase,
+        st.move_phase,
+        st.goal_phase,
+        st.literals
+    );
+    if a.games > 0 {
+        let mut rng = Rng::seed_from_u64(a.seed);
+        let mut sums = vec![0.0; facts.players];
+        let mut moves = 0usize;
+        let mut ended = 0usize;
+        let mut buf = Vec::new();
+        let mut joint = Vec::new();
+        for _ in 0..a.games {
+            let mut s = game.initial_state();
+            let mut n = 0;
+            loop {
+                match game.turn(&s) {
+                    Turn::Terminal => {
+                        let r = game.returns(&s);
+                        for (p, sum) in sums.iter_mut().enumerate() {
+                            *sum += r.get(Player(p as u8));
+                        }
+                        ended += 1;
+                        break;
+                    }
+                    _ if n >= a.max_moves => break,
+                    Turn::Player(_) => {
+                        let Some(m) = game.random_move(&s, &mut rng, &mut buf) else {
+                            break;
+                        };
+                        game.apply(&mut s, m);
+                    }
+                    Turn::Simultaneous => {
+                        joint.clear();
+                        for p in 0..facts.players {
+                            game.legal_moves_of(&s, Player(p as u8), &mut buf);
+                            match rng.choose(&buf) {
+                                Some(&m) => joint.push(m),
+                                None => break,
+                            }
+                        }
+                        if joint.len() < facts.players {
+                            break;
+                        }
+                        game.apply_joint(&mut s, &joint);
+                    }
+                }
+                n += 1;
+            }
+            moves += n;
+        }
+        let means: Vec<String> = facts
+            .player_names
+            .iter()
+            .zip(&sums)
+            .map(|(name, s)| format!("{name} {:.1}", s / ended.max(1) as f64))
+            .collect();
+        println!(
+            "random games: {} of {} ended, mean length {:.1} moves, mean goals: {}",
+            ended,
+            a.games,
+            moves as f64 / a.games as f64,
+            means.join(", ")
+        );
+        if ended < a.games {
+            println!(
+                "warning: {} random game(s) did not end within {} moves",
+                a.games - ended,
+                a.max_moves
+            );
+        }
+    }
+    if a.time > 0.0 {
+        let f = yomi_ggp::bench::playouts(&game, Duration::from_secs_f64(a.time), a.seed);
+        println!("random playouts: {:.0} playouts/s (one thread)", f.value);
+    }
+    Ok(())
+}
