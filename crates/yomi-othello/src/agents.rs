@@ -11,9 +11,11 @@
 //! | `uct-break` | UCB1 | uniform, cut off after 10 moves and judged by the evaluation | 1 |
 //!
 //! and the combinations `uct+_playzebra`, `uct+-break`, `uct_playzebra-break`,
-//! `uct+_playzebra-break`. The paper's +dZ term (per-depth-band sums of evaluations met in
-//! playouts, combined by discriminant analysis) needs per-edge playout statistics that the
-//! core search does not collect yet, so `uct+dz` variants are not registered.
+//! `uct+_playzebra-break`. The paper's +dZ variants ([`DZ_VARIANTS`]: `uct+dz`,
+//! `uct+dz_playzebra`, `uct+dz-break`, `uct+dz_playzebra-break`) select by
+//! [`UcbDz`] (`X̄ᵢ + w·Eᵢ + c·sqrt(2 ln n / nᵢ)`, Eᵢ the discriminant of the evaluations
+//! summed per depth band during the playouts, [`crate::dz`]) with the shipped coefficients
+//! of their playout kind ([`DzTable::shipped`]), over [`DzRollout`] playouts.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -27,6 +29,7 @@ use yomi_core::search::{Budget, Evaluator};
 use yomi_core::spec::{ParamDoc, SpecError, SpecParams};
 use yomi_core::Agent;
 
+use crate::dz::{DzRollout, DzTable, UcbDz};
 use crate::eval::OthelloEval;
 use crate::Othello;
 
@@ -55,7 +58,7 @@ pub const UCT_PARAMS: &[ParamDoc] = &[
     ParamDoc {
         key: "w",
         default: "1",
-        help: "weight of the child evaluation in UCB (uct+ variants)",
+        help: "weight of the child evaluation (uct+ variants) or of the discriminant E (uct+dz variants) in UCB",
     },
     ParamDoc {
         key: "expand",
@@ -85,6 +88,24 @@ pub const UCT_VARIANTS: [&str; 8] = [
     "uct_playzebra-break",
     "uct+_playzebra-break",
 ];
+
+/// The +dZ variant names, in the order they are registered.
+pub const DZ_VARIANTS: [&str; 4] = [
+    "uct+dz",
+    "uct+dz_playzebra",
+    "uct+dz-break",
+    "uct+dz_playzebra-break",
+];
+
+/// The coefficient kind ([`crate::dz::KINDS`]) of a +dZ variant name.
+pub fn dz_kind(variant: &str) -> &'static str {
+    match (variant.contains("_playzebra"), variant.ends_with("-break")) {
+        (false, false) => "random",
+        (true, false) => "playzebra",
+        (false, true) => "random-break",
+        (true, true) => "playzebra-break",
+    }
+}
 
 /// Builds one variant's agent.
 fn finish<S, P, X>(
@@ -157,6 +178,31 @@ fn build_variant(
         threads,
         ..MctsParams::default()
     };
+    if variant.starts_with("uct+dz") {
+        let greedy = EpsilonGreedy {
+            epsilon: 0.0,
+            scorer: Arc::new(EvalScorer(eval.clone())) as Arc<dyn MoveScorer<Othello>>,
+        };
+        let selection = UcbDz {
+            c,
+            weight: w,
+            coefficients: DzTable::shipped().coefficients(dz_kind(variant)),
+        };
+        let cut = brk.then_some(cut);
+        return Ok(if zebra {
+            let leaf = DzRollout::new(greedy, eval, cut);
+            Box::new(MctsAgent::new(
+                Mcts::new(params, selection, leaf, NoExpander, seed),
+                name,
+            ))
+        } else {
+            let leaf = DzRollout::new(Uniform, eval, cut);
+            Box::new(MctsAgent::new(
+                Mcts::new(params, selection, leaf, NoExpander, seed),
+                name,
+            ))
+        });
+    }
     let cutoff = brk.then(|| Cutoff::moves(cut, eval.clone()));
     let scorer: Arc<dyn MoveScorer<Othello>> = Arc::new(EvalScorer(eval.clone()));
     let greedy = EpsilonGreedy {
@@ -178,7 +224,7 @@ fn build_variant(
 }
 
 /// Core's agents, the pattern evaluation (`default`, also `patterns`) and the UCT variants
-/// ([`UCT_VARIANTS`]).
+/// ([`UCT_VARIANTS`], [`DZ_VARIANTS`]).
 pub fn registry() -> AgentRegistry<Othello> {
     let mut r = AgentRegistry::with_core_agents();
     let summary = "pattern evaluation (edge+2X, corners 3x3 and 2x5, rows, diagonals; 6 stages), \
@@ -196,7 +242,14 @@ pub fn registry() -> AgentRegistry<Othello> {
         "UCT_PlayZebra-break: greedy playouts cut off after 10 moves",
         "UCT+_PlayZebra-break: UCT+ selection, greedy playouts cut off after 10 moves",
     ];
-    for (variant, summary) in UCT_VARIANTS.iter().zip(summaries) {
+    let dz_summaries = [
+        "UCT+dZ: UCB1 plus the discriminant of evaluations summed per depth band in random playouts",
+        "UCT+dZ_PlayZebra: UCT+dZ with evaluation-greedy playouts, expansion threshold 5, memoised leaves",
+        "UCT+dZ-break: UCT+dZ with random playouts cut off after 10 moves, judged by the evaluation",
+        "UCT+dZ_PlayZebra-break: UCT+dZ with greedy playouts cut off after 10 moves",
+    ];
+    let all = UCT_VARIANTS.iter().zip(summaries);
+    for (variant, summary) in all.chain(DZ_VARIANTS.iter().zip(dz_summaries)) {
         let v = variant.to_string();
         r.register(
             variant,

@@ -35,6 +35,8 @@ pub mod bench;
 pub mod bitboard;
 pub mod commands;
 pub mod data;
+pub mod dz;
+pub mod dzfit;
 pub mod error;
 pub mod eval;
 pub mod game;
@@ -42,6 +44,7 @@ pub mod obf;
 pub mod perft;
 pub mod protocol;
 pub mod solver;
+pub mod testsets;
 pub mod train;
 
 pub use agents::registry;

@@ -1,0 +1,408 @@
+//! The paper's test sets: positions after S moves (S = 20, 30, 40, 50) where at least one
+//! legal move wins and at least one loses, every legal move labelled with its final disc
+//! difference.
+//!
+//! **Generation** ([`generate`]): games from the start, the first `random_plies` moves
+//! uniformly random, then each side plays the move the pattern evaluation prefers (one
+//! ply), or with probability `epsilon` a random move, until S moves are on the board
+//! (games that end or reach a position without two legal moves are dropped, as are
+//! repeated positions). **Labels**: with at most `exact_empties` empty squares every move is
+//! solved exactly ([`Solver::move_scores`]); with at most `wld_empties` each move's win,
+//! draw or loss is solved exactly (written +1 / 0 / -1); otherwise each move's value is the
+//! evaluation-based alpha-beta value of the position after it at `search_depth` plies
+//! (in discs, rounded), which tells win or loss only as well as that search does. Each line
+//! says which kind it has. Candidate i uses seed `derive_seed(seed, i)`, so the result does
+//! not depend on the number of threads.
+//!
+//! **Format** (one position a line, `#` comments): the board string and the side to move,
+//! the label kind (`exact`, `wld` or `search<depth>`), then each legal move in the paper's
+//! notation with its value **for the side to move** (the first player's value when black
+//! is to move, as in the paper's positions):
+//!
+//! ```text
+//! ---------------------------OX------XO--------------------------- X; exact; (c,4),-2, (d,3),4
+//! ```
+
+use std::collections::HashSet;
+use std::fmt::Write;
+
+use thiserror::Error;
+use yomi_core::rng::derive_seed;
+use yomi_core::search::alphabeta::AlphaBeta;
+use yomi_core::search::Budget;
+use yomi_core::Rng;
+
+use crate::bitboard::{flips, moves, pdep};
+use crate::eval::{OthelloEval, PatternEval, REWARD_SCALE};
+use crate::solver::Solver;
+use crate::{Move, Othello, OthelloState};
+
+/// How a position's move values were obtained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LabelKind {
+    /// Exact final disc differences from the endgame solver.
+    Exact,
+    /// Exact win / draw / loss from the endgame solver (null-window solves), written as
+    /// +1 / 0 / -1: the sign is exact, the size is not a disc count.
+    Wld,
+    /// Alpha-beta with the pattern evaluation to this many plies after each move.
+    Search(u32),
+}
+
+impl std::fmt::Display for LabelKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LabelKind::Exact => write!(f, "exact"),
+            LabelKind::Wld => write!(f, "wld"),
+            LabelKind::Search(d) => write!(f, "search{d}"),
+        }
+    }
+}
+
+/// A test position with every legal move's value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LabelledPosition {
+    /// The position.
+    pub state: OthelloState,
+    /// Where the values come from.
+    pub kind: LabelKind,
+    /// Every legal move with its final disc difference for the side to move, best first.
+    pub moves: Vec<(Move, i32)>,
+}
+
+impl LabelledPosition {
+    /// The value of `mv`, if it is listed.
+    pub fn value(&self, mv: Move) -> Option<i32> {
+        self.moves.iter().find(|m| m.0 == mv).map(|m| m.1)
+    }
+
+    /// Whether some move wins and some move loses.
+    pub fn is_critical(&self) -> bool {
+        self.moves.iter().any(|m| m.1 > 0) && self.moves.iter().any(|m| m.1 < 0)
+    }
+
+    /// The line format of the [module docs](self).
+    pub fn to_line(&self) -> String {
+        let mut s = format!("{}; {}; ", self.state.to_board_string(), self.kind);
+        for (i, (mv, v)) in self.moves.iter().enumerate() {
+            let name = mv.to_string();
+            let b = name.as_bytes();
+            if i > 0 {
+                s.push_str(", ");
+            }
+            let _ = write!(s, "({},{}),{v}", b[0] as char, b[1] as char);
+        }
+        s
+    }
+}
+
+/// Why a test-set file could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("test set line {line}: {message}")]
+pub struct TestSetError {
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Reads one line (without comments) of the format in the [module docs](self).
+///
+/// # Errors
+/// A message for a malformed board, label kind, move or value, or a move that is not legal.
+pub fn parse_line(line: &str) -> Result<LabelledPosition, String> {
+    let mut parts = line.splitn(3, ';');
+    let board = parts.next().unwrap_or("").trim();
+    let state: OthelloState = board.parse().map_err(|e| format!("{e}"))?;
+    let kind = match parts.next().map(str::trim) {
+        Some("exact") => LabelKind::Exact,
+        Some("wld") => LabelKind::Wld,
+        Some(k) if k.starts_with("search") => LabelKind::Search(
+            k["search".len()..]
+                .parse()
+                .map_err(|_| format!("label kind {k:?}: expected exact, wld or search<depth>"))?,
+        ),
+        Some(k) => {
+            return Err(format!(
+                "label kind {k:?}: expected exact, wld or search<depth>"
+            ))
+        }
+        None => return Err("missing label kind after the board".into()),
+    };
+    let rest = parts
+        .next()
+        .ok_or("missing move values after the label kind")?
+        .trim();
+    let mut moves = Vec::new();
+    let legal = state.legal();
+    let mut text = rest;
+    while !text.is_empty() {
+        let t = text
+            .strip_prefix('(')
+            .ok_or_else(|| format!("expected '(' at {text:?}"))?;
+        let close = t.find(')').ok_or("unclosed '('")?;
+        let (col, row) = t[..close]
+            .split_once(',')
+            .ok_or_else(|| format!("move {:?}: expected (column,row)", &t[..close]))?;
+        let mv: Move = format!("{}{}", col.trim(), row.trim())
+            .parse()
+            .map_err(|e| format!("{e}"))?;
+        match mv.index() {
+            Some(sq) if legal >> sq & 1 == 1 => {}
+            _ => return Err(format!("{mv} is not a legal move here")),
+        }
+        let after = t[close + 1..]
+            .strip_prefix(',')
+            .ok_or("expected ',' and a value after the move")?;
+        let (num, next) = match after.find('(') {
+            Some(i) => (&after[..i], &after[i..]),
+            None => (after, ""),
+        };
+        let num = num.trim().trim_end_matches(',').trim();
+        let v: i32 = num
+            .parse()
+            .ok()
+            .filter(|v: &i32| v.abs() <= 64)
+            .ok_or_else(|| format!("value {num:?}: expected an integer in -64..=64"))?;
+        moves.push((mv, v));
+        text = next.trim();
+    }
+    if moves.is_empty() {
+        return Err("no moves listed".into());
+    }
+    Ok(LabelledPosition { state, kind, moves })
+}
+
+/// Reads a test-set file.
+///
+/// # Errors
+/// [`TestSetError`] naming the first bad line.
+pub fn parse(text: &str) -> Result<Vec<LabelledPosition>, TestSetError> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        out.push(parse_line(line).map_err(|message| TestSetError {
+            line: i + 1,
+            message,
+        })?);
+    }
+    Ok(out)
+}
+
+/// Writes a test-set file: `header` as comments, then one line per position.
+pub fn to_text(header: &str, positions: &[LabelledPosition]) -> String {
+    let mut out = String::new();
+    for l in header.lines() {
+        let _ = writeln!(out, "# {l}");
+    }
+    for p in positions {
+        out.push_str(&p.to_line());
+        out.push('\n');
+    }
+    out
+}
+
+/// Settings of [`generate`].
+#[derive(Clone, Debug)]
+pub struct GenConfig {
+    /// Moves played before the position (S).
+    pub stage: u32,
+    /// Positions wanted.
+    pub count: usize,
+    /// Uniformly random moves at the start of each game.
+    pub random_plies: u32,
+    /// Probability of a random move after those.
+    pub epsilon: f64,
+    /// Solve exactly at most this many empties.
+    pub exact_empties: u32,
+    /// Solve win / draw / loss exactly at most this many empties (above `exact_empties`).
+    pub wld_empties: u32,
+    /// Alpha-beta plies after each move otherwise.
+    pub search_depth: u32,
+    /// Worker threads.
+    pub threads: usize,
+    /// Seed.
+    pub seed: u64,
+}
+
+impl GenConfig {
+    /// Defaults for stage `stage`: 300 positions, 4 random plies, ε = 0.1, exact values at
+    /// ≤ 14 empties, exact win/draw/loss at ≤ 20, 6-ply searches otherwise, one thread.
+    pub fn new(stage: u32) -> Self {
+        GenConfig {
+            stage,
+            count: 300,
+            random_plies: 4,
+            epsilon: 0.1,
+            exact_empties: 14,
+            wld_empties: 20,
+            search_depth: 6,
+            threads: 1,
+            seed: 1,
+        }
+    }
+}
+
+/// Plays one noisy self-play game to `cfg.stage` moves; `None` if it ends first.
+fn play_to_stage(eval: &PatternEval, cfg: &GenConfig, rng: &mut Rng) -> Option<OthelloState> {
+    let mut s = OthelloState::start();
+    let mut plies = 0u32;
+    while crate::dz::move_number(&s) < cfg.stage {
+        if s.is_over() {
+            return None;
+        }
+        let legal = s.legal();
+        if legal == 0 {
+            s.play_unchecked(Move::PASS);
+            continue;
+        }
+        let sq = if plies < cfg.random_plies || rng.chance(cfg.epsilon) {
+            pdep(1 << rng.below(legal.count_ones() as usize), legal).trailing_zeros()
+        } else {
+            let (p, o) = (s.player(), s.opponent());
+            let (mut best, mut best_sq, mut ties) = (f32::NEG_INFINITY, 0u32, 0usize);
+            let mut m = legal;
+            while m != 0 {
+                let q = m.trailing_zeros();
+                m &= m - 1;
+                let f = flips(p, o, q);
+                let (np, no) = (o & !f, p | f | (1 << q));
+                let v = if moves(np, no) == 0 && moves(no, np) == 0 {
+                    -crate::game::final_score(np, no) as f32
+                } else {
+                    -eval.score(np, no)
+                };
+                if v > best {
+                    (best, best_sq, ties) = (v, q, 1);
+                } else if v == best {
+                    ties += 1;
+                    if rng.below(ties) == 0 {
+                        best_sq = q;
+                    }
+                }
+            }
+            best_sq
+        };
+        s.play_unchecked(Move::square(sq as u8).expect("square"));
+        plies += 1;
+    }
+    (s.legal().count_ones() >= 2).then_some(s)
+}
+
+/// Labels every legal move of `state` (see the [module docs](self)).
+pub fn label(
+    state: &OthelloState,
+    cfg: &GenConfig,
+    solver: &mut Solver,
+    search: &mut AlphaBeta<Othello, OthelloEval>,
+) -> LabelledPosition {
+    let search_depth = cfg.search_depth;
+    if state.empty_count() <= cfg.exact_empties {
+        return LabelledPosition {
+            state: *state,
+            kind: LabelKind::Exact,
+            moves: solver.move_scores(state),
+        };
+    }
+    let mut list = Vec::new();
+    if state.empty_count() <= cfg.wld_empties {
+        let mut legal = state.legal();
+        while legal != 0 {
+            let mv = Move::square(legal.trailing_zeros() as u8).expect("square");
+            legal &= legal - 1;
+            let mut t = *state;
+            t.play_unchecked(mv);
+            list.push((mv, -solver.solve_wld(&t).score.signum()));
+        }
+        list.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        return LabelledPosition {
+            state: *state,
+            kind: LabelKind::Wld,
+            moves: list,
+        };
+    }
+    let mut legal = state.legal();
+    while legal != 0 {
+        let sq = legal.trailing_zeros() as u8;
+        legal &= legal - 1;
+        let mv = Move::square(sq).expect("square");
+        let mut t = *state;
+        t.play_unchecked(mv);
+        let r = search.search(
+            &Othello,
+            &t,
+            search_depth.saturating_sub(1).max(1),
+            Budget {
+                iterations: None,
+                time: None,
+            },
+        );
+        // `r.value` is for the side to move after `mv`, as a reward in (-1, 1).
+        let v = r.value.clamp(-0.999_999, 0.999_999).atanh() * REWARD_SCALE as f64;
+        list.push((mv, (-v).round().clamp(-64.0, 64.0) as i32));
+    }
+    list.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    LabelledPosition {
+        state: *state,
+        kind: LabelKind::Search(search_depth),
+        moves: list,
+    }
+}
+
+/// Generates a test set (see the [module docs](self)); `progress` gets a line now and then.
+pub fn generate(cfg: &GenConfig, mut progress: impl FnMut(&str)) -> Vec<LabelledPosition> {
+    let eval = PatternEval::shipped();
+    let threads = cfg.threads.max(1);
+    let mut out: Vec<LabelledPosition> = Vec::new();
+    let mut seen = HashSet::new();
+    let mut next = 0u64;
+    let batch = 8 * threads as u64;
+    let mut tried = 0usize;
+    while out.len() < cfg.count {
+        // Candidates next..next+batch, in order.
+        let starts: Vec<(u64, OthelloState)> = (next..next + batch)
+            .filter_map(|i| {
+                let mut rng = Rng::seed_from_u64(derive_seed(cfg.seed, i));
+                play_to_stage(&eval, cfg, &mut rng).map(|s| (i, s))
+            })
+            .filter(|(_, s)| seen.insert((s.black(), s.white(), s.to_move())))
+            .collect();
+        next += batch;
+        tried += starts.len();
+        let chunk = starts.len().div_ceil(threads).max(1);
+        let labelled: Vec<LabelledPosition> = std::thread::scope(|scope| {
+            let handles: Vec<_> = starts
+                .chunks(chunk)
+                .map(|part| {
+                    scope.spawn(move || {
+                        let mut solver = Solver::new(20);
+                        let mut search = AlphaBeta::new(OthelloEval::shipped(), 18, cfg.seed);
+                        part.iter()
+                            .map(|(_, s)| label(s, cfg, &mut solver, &mut search))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().expect("labelling thread"))
+                .collect()
+        });
+        for p in labelled {
+            if p.is_critical() && out.len() < cfg.count {
+                out.push(p);
+            }
+        }
+        progress(&format!(
+            "S={}: {} of {} positions kept ({} labelled)",
+            cfg.stage,
+            out.len(),
+            cfg.count,
+            tried
+        ));
+    }
+    out
+}
