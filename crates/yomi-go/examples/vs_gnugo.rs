@@ -6,8 +6,11 @@
 //! ```text
 //! cargo run --release -p yomi-go --example vs_gnugo -- \
 //!     [--agent mcts:iters=10000] [--games 20] [--level 10] [--size 9] [--komi 7.5] \
-//!     [--gnugo /usr/games/gnugo]
+//!     [--gnugo /usr/games/gnugo] [--offset 0]
 //! ```
+//!
+//! Game `i` (from `--offset`) seeds GNU Go with `i + 1` and yomi with `1000 + i`, and yomi
+//! plays Black in even games, so runs with different offsets add up to one longer match.
 
 use std::error::Error;
 use std::io::{BufRead, BufReader, Write};
@@ -80,6 +83,7 @@ struct Options {
     size: usize,
     komi: f64,
     gnugo: String,
+    offset: usize,
 }
 
 fn options() -> Result<Options, Box<dyn Error>> {
@@ -90,6 +94,7 @@ fn options() -> Result<Options, Box<dyn Error>> {
         size: 9,
         komi: 7.5,
         gnugo: "/usr/games/gnugo".into(),
+        offset: 0,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -101,6 +106,7 @@ fn options() -> Result<Options, Box<dyn Error>> {
             "--size" => o.size = v.parse()?,
             "--komi" => o.komi = v.parse()?,
             "--gnugo" => o.gnugo = v,
+            "--offset" => o.offset = v.parse()?,
             other => return Err(format!("unknown option {other}").into()),
         }
     }
@@ -181,12 +187,18 @@ fn run() -> Result<(), Box<dyn Error>> {
         return Err(format!("{} not found (apt-get install gnugo)", o.gnugo).into());
     }
     println!(
-        "yomi '{}' vs GNU Go level {} on {}x{}, komi {}, {} games, colours alternating",
-        o.agent, o.level, o.size, o.size, o.komi, o.games
+        "yomi '{}' vs GNU Go level {} on {}x{}, komi {}, games {}..{}, colours alternating",
+        o.agent,
+        o.level,
+        o.size,
+        o.size,
+        o.komi,
+        o.offset + 1,
+        o.offset + o.games
     );
     let start = Instant::now();
     let (mut points, mut agree) = (0.0, 0);
-    for g in 0..o.games {
+    for g in o.offset..o.offset + o.games {
         let (theirs, ours, moves) = play_game(&o, g)?;
         let result = if theirs > 0.0 {
             1.0
