@@ -6,7 +6,7 @@
 //! hot paths (`turn`, `legal_moves`, `apply`, `random_move`, `hash`) are a handful of
 //! bit operations without allocation: about 6 ns per random move and move made, some 7.5
 //! million random playouts (1.4 million plain-UCT iterations) per second on one core of a
-//! quiet Xeon server (`cargo run --release -p yomi-classic --example playouts`).
+//! quiet Xeon server (`cargo run --release -p yomi-classic --example classic_playouts`).
 //!
 //! # Bitboards
 //! John Tromp's layout, as used by Pascal Pons's solver: bit `7 * column + row` (row 0 at

@@ -1,7 +1,7 @@
 //! Measures random playouts per second and plain-UCT iterations per second.
 //!
 //! ```text
-//! cargo run --release -p yomi-classic --example playouts [seconds per measurement]
+//! cargo run --release -p yomi-classic --example classic_playouts [seconds per measurement]
 //! ```
 
 use std::hint::black_box;
