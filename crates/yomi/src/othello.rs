@@ -1,12 +1,15 @@
 //! `yomi othello ...`: Othello's own commands (perft, exact solving, engine protocols,
-//! training the evaluation). Othello itself is in the game list as `othello`, so `play`,
+//! training the evaluation, the UCT+dZ test sets and coefficient fit). Othello itself is in the game list as `othello`, so `play`,
 //! `match`, `agents` and `bench` take it too.
 
 use std::io::{BufReader, Write};
 
 use clap::{Args, Subcommand};
 use yomi_othello::commands::{perft_report, solve_report};
+use yomi_othello::dz::{DzTable, KINDS};
+use yomi_othello::dzfit::{fit_stage, report, row_of};
 use yomi_othello::protocol::{run_gtp, run_nboard};
+use yomi_othello::testsets::{self, GenConfig};
 use yomi_othello::train::{train, TrainConfig};
 
 use crate::error::usage;
@@ -60,6 +63,51 @@ pub enum OthelloCommand {
         /// The weights file to write.
         #[arg(long, default_value = "othello-eval.bin")]
         out: std::path::PathBuf,
+    },
+    /// Generate a test set: positions after S moves of noisy self-play with a winning and a
+    /// losing move, every move labelled (exact, exact win/loss, or by search; each line
+    /// says which).
+    #[command(
+        after_help = "Example:\n  yomi othello testset --stage 50 --count 300 --out s50.txt"
+    )]
+    Testset {
+        /// Moves played before the positions (S), 4..=58.
+        #[arg(long)]
+        stage: u32,
+        /// Positions wanted.
+        #[arg(long, default_value_t = 300)]
+        count: usize,
+        /// Seed of the self-play.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// The file to write.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+    /// Fit the UCT+dZ discriminant coefficients (the paper's tables 7-8) from labelled
+    /// test-set files (one stage each) and write them into a coefficient table.
+    #[command(
+        after_help = "Example:\n  yomi othello fit-dz --kind random --playouts 3000 --table dz.txt fit20.txt fit30.txt fit40.txt fit50.txt"
+    )]
+    FitDz {
+        /// Playout kind: random, playzebra, random-break or playzebra-break.
+        #[arg(long, default_value = "random")]
+        kind: String,
+        /// Playouts per searched position.
+        #[arg(long, default_value_t = 3000)]
+        playouts: u64,
+        /// Coefficient table to update (created if missing; other rows are kept).
+        #[arg(long)]
+        table: std::path::PathBuf,
+        /// Seed of the searches.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Labelled position files (the `yomi othello testset` format).
+        #[arg(required = true)]
+        sets: Vec<std::path::PathBuf>,
     },
 }
 
@@ -120,6 +168,82 @@ pub fn run(args: OthelloArgs) -> anyhow::Result<()> {
                 h.rmse,
                 h.mae_zero
             ))?;
+        }
+        OthelloCommand::Testset {
+            stage,
+            count,
+            seed,
+            threads,
+            out,
+        } => {
+            if !(4..=58).contains(&stage) || count == 0 || threads == 0 {
+                return Err(usage(
+                    "--stage must be 4..=58, --count and --threads positive",
+                ));
+            }
+            let cfg = GenConfig {
+                count,
+                seed,
+                threads,
+                ..GenConfig::new(stage)
+            };
+            let t = std::time::Instant::now();
+            let set = testsets::generate(&cfg, |line| eprintln!("{line}"));
+            let header = format!(
+                "S={stage}: {} positions by `yomi othello testset --stage {stage} --count {count} --seed {seed}`: \
+                 noisy self-play ({} random plies, then evaluation-greedy with epsilon {}); values for the side to move: \
+                 exact at <= {} empties, exact win/draw/loss (+1/0/-1) at <= {}, else {}-ply alpha-beta; {:.0} s",
+                set.len(),
+                cfg.random_plies,
+                cfg.epsilon,
+                cfg.exact_empties,
+                cfg.wld_empties,
+                cfg.search_depth,
+                t.elapsed().as_secs_f64()
+            );
+            std::fs::write(&out, testsets::to_text(&header, &set))?;
+            crate::commands::emit(&format!("wrote {}: {header}\n", out.display()))?;
+        }
+        OthelloCommand::FitDz {
+            kind,
+            playouts,
+            table,
+            seed,
+            sets,
+        } => {
+            if !KINDS.contains(&kind.as_str()) {
+                return Err(usage(format!("--kind {kind}: expected one of {KINDS:?}")));
+            }
+            if playouts == 0 {
+                return Err(usage("--playouts must be positive"));
+            }
+            let mut dz = match std::fs::read_to_string(&table) {
+                Ok(text) => DzTable::parse(&text).map_err(|e| usage(e.to_string()))?,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => DzTable::default(),
+                Err(e) => return Err(e.into()),
+            };
+            let mut fits = Vec::new();
+            for file in &sets {
+                let text = std::fs::read_to_string(file)?;
+                let set = testsets::parse(&text)
+                    .map_err(|e| usage(format!("{}: {e}", file.display())))?;
+                let Some(first) = set.first() else {
+                    return Err(usage(format!("{}: no positions", file.display())));
+                };
+                let stage = yomi_othello::dz::move_number(&first.state);
+                let fit = fit_stage(&kind, stage, &set, playouts, seed);
+                dz.set(&kind, row_of(&fit));
+                fits.push(fit);
+            }
+            let names: Vec<String> = sets.iter().map(|p| p.display().to_string()).collect();
+            std::fs::write(
+                &table,
+                dz.to_text(&format!(
+                    "UCT+dZ discriminant coefficients; kind {kind} fitted by `yomi othello fit-dz --kind {kind} --playouts {playouts} --seed {seed}` on {}",
+                    names.join(" ")
+                )),
+            )?;
+            crate::commands::emit(&report(&kind, &fits))?;
         }
     }
     Ok(())
