@@ -292,3 +292,21 @@ fn dz_variants_build_and_find_the_only_winning_move() {
         );
     }
 }
+
+#[test]
+fn shipped_test_sets_parse_and_their_exact_labels_hold() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/testsets");
+    let mut solver = yomi_othello::solver::Solver::new(18);
+    for (file, stage) in [("s20.txt", 20), ("s30.txt", 30), ("s50.txt", 50)] {
+        let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        let set = testsets::parse(&text).unwrap();
+        assert_eq!(set.len(), 300, "{file}");
+        for (i, p) in set.iter().enumerate() {
+            assert_eq!(move_number(&p.state), stage, "{file}");
+            assert!(p.is_critical(), "{file}");
+            if p.kind == LabelKind::Exact && i < 20 {
+                assert_eq!(p.moves, solver.move_scores(&p.state), "{file}");
+            }
+        }
+    }
+}
