@@ -448,7 +448,10 @@ where
     /// One iteration: select, expand, evaluate, back up.
     fn iterate(&mut self, game: &G, root: &G::State) {
         let mut state = root.clone();
-        self.path.clear();
+        // The path is moved into a local for the iteration, so its length can live in a
+        // register instead of being reloaded through `&mut self` after every store.
+        let mut path = std::mem::take(&mut self.path);
+        path.clear();
         let mut node = 0u32;
         let threshold = self.params.expand_threshold;
         // The node the iteration ends at, or `None` when it ends on an edge whose child has
@@ -482,7 +485,7 @@ where
                 let lo = n.first_edge as usize;
                 let k = self.admitted(n.visits, n.num_edges as usize);
                 let e = self.select_in(Player(n.mover), n.visits, lo, lo + k);
-                self.path.push(Step {
+                path.push(Step {
                     node,
                     edge: e as u32,
                     player: n.mover,
@@ -518,7 +521,7 @@ where
                     let e = self.select_in_random_ties(Player(p as u8), n.visits, lo, lo + k);
                     key = key * count as u64 + (e - lo) as u64;
                     self.joint.push(self.tree.moves[e]);
-                    self.path.push(Step {
+                    path.push(Step {
                         node,
                         edge: e as u32,
                         player: p as u8,
@@ -597,7 +600,7 @@ where
         if let Some(i) = leaf_node {
             self.tree.nodes[i as usize].visits += 1;
         }
-        for step in &self.path {
+        for step in &path {
             let e = &mut self.tree.edges[step.edge as usize];
             e.visits += 1;
             e.total += rewards.get(Player(step.player));
@@ -610,13 +613,14 @@ where
                 Some(m) => &self.tree.memo_features[m * k..(m + 1) * k],
                 None => &self.leaf.features()[..k],
             };
-            for step in &self.path {
+            for step in &path {
                 let at = step.edge as usize * k;
                 for (sum, &f) in self.tree.features[at..at + k].iter_mut().zip(source) {
                     *sum += f;
                 }
             }
         }
+        self.path = path;
     }
 }
 
