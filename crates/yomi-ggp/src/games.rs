@@ -1,5 +1,5 @@
-//! The rule sheets the project ships (written for yomi, not copied): tic-tac-toe and connect
-//! four, with moves that map one to one onto yomi-classic's games.
+//! The rule sheets the project ships (written for yomi, not copied): tic-tac-toe, connect
+//! four and Breakthrough 5×5, with moves that map one to one onto yomi-classic's games.
 
 use crate::error::GdlError;
 use crate::game::GdlGame;
@@ -10,10 +10,18 @@ pub const TICTACTOE: &str = include_str!("../games/tictactoe.kif");
 /// Connect four, 7×6: roles `x`, `o`; moves `(drop COLUMN)`, 1..7.
 pub const CONNECT_FOUR: &str = include_str!("../games/connect4.kif");
 
-/// Every shipped rule sheet with its name.
-pub const ALL: [(&str, &str); 2] = [("tictactoe", TICTACTOE), ("connect4", CONNECT_FOUR)];
+/// Breakthrough on 5×5: roles `white` (rows 1–2, moves first), `black`; moves
+/// `(move X1 Y1 X2 Y2)`, 1..5.
+pub const BREAKTHROUGH_5X5: &str = include_str!("../games/breakthrough5x5.kif");
 
-/// The shipped game called `name` (`tictactoe`, `connect4`), compiled.
+/// Every shipped rule sheet with its name.
+pub const ALL: [(&str, &str); 3] = [
+    ("tictactoe", TICTACTOE),
+    ("connect4", CONNECT_FOUR),
+    ("breakthrough5x5", BREAKTHROUGH_5X5),
+];
+
+/// The shipped game called `name` (`tictactoe`, `connect4`, `breakthrough5x5`), compiled.
 ///
 /// # Errors
 /// [`GdlError::Game`] for an unknown name.

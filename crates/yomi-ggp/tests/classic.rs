@@ -2,7 +2,7 @@
 //! legal moves (mapped between the notations) and the same results along thousands of
 //! random games.
 
-use yomi_classic::{ConnectFour, TicTacToe};
+use yomi_classic::{Breakthrough, ConnectFour, TicTacToe};
 use yomi_core::{Game, Rng, Turn};
 use yomi_ggp::{games, GdlGame};
 
@@ -64,5 +64,20 @@ fn connect_four_matches_yomi_classic() {
     let gdl = games::shipped("connect4").unwrap();
     differential(&ConnectFour, &gdl, 1000, |m| {
         format!("(drop {})", column_number(m.chars().next().unwrap()))
+    });
+}
+
+#[test]
+fn breakthrough_5x5_matches_yomi_classic() {
+    let gdl = games::shipped("breakthrough5x5").unwrap();
+    // `b2-c3` and `b4xc5` are (move 2 2 3 3) and (move 2 4 3 5).
+    differential(&Breakthrough::new_5x5(), &gdl, 1000, |m| {
+        let (from, to) = m.split_once(['-', 'x']).unwrap();
+        let square = |s: &str| {
+            let mut cs = s.chars();
+            let c = column_number(cs.next().unwrap());
+            format!("{c} {}", cs.as_str())
+        };
+        format!("(move {} {})", square(from), square(to))
     });
 }

@@ -17,6 +17,7 @@ fn cfg(games: usize) -> Conformance {
 fn shipped_games_conform() {
     check_game(&games::shipped("tictactoe").unwrap(), &cfg(100));
     check_game(&games::shipped("connect4").unwrap(), &cfg(30));
+    check_game(&games::shipped("breakthrough5x5").unwrap(), &cfg(30));
 }
 
 #[test]

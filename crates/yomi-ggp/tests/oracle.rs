@@ -93,6 +93,13 @@ fn compare(name: &str, text: &str, games: usize, max_steps: usize, seed: u64, bu
 }
 
 #[test]
+fn reasoner_agrees_with_the_prover_on_the_shipped_rule_sheets() {
+    for (name, text) in yomi_ggp::games::ALL {
+        compare(name, text, 3, 200, 5, 0.5);
+    }
+}
+
+#[test]
 fn reasoner_agrees_with_the_prover_on_every_external_rule_sheet() {
     let Some(dir) = common::gdl_dir() else { return };
     // Seconds of comparison per rule sheet (the prover is slow); raise for a long run.
