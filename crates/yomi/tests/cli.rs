@@ -1,94 +1,15 @@
 //! End-to-end tests: each runs the real `yomi` binary.
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
 
 use yomi_core::arena::read_records;
 
-/// The result of one run of the binary.
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
+mod common;
+use common::{path_str, yomi, yomi_with_input};
 
-impl Run {
-    fn ok(&self) -> &Self {
-        assert_eq!(
-            self.code,
-            Some(0),
-            "expected success\nstdout:\n{}\nstderr:\n{}",
-            self.stdout,
-            self.stderr
-        );
-        self
-    }
-
-    /// Asserts a failure with exit code `code` whose message contains every `needle`.
-    fn fails(&self, code: i32, needles: &[&str]) {
-        assert_eq!(
-            self.code,
-            Some(code),
-            "expected exit code {code}\nstdout:\n{}\nstderr:\n{}",
-            self.stdout,
-            self.stderr
-        );
-        assert!(!self.stderr.contains("panicked"), "{}", self.stderr);
-        for needle in needles {
-            assert!(
-                self.stderr.contains(needle),
-                "stderr lacks {needle:?}:\n{}",
-                self.stderr
-            );
-        }
-    }
-}
-
-fn finish(out: Output) -> Run {
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-fn yomi(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_yomi"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the yomi binary runs");
-    finish(out)
-}
-
-fn yomi_with_input(args: &[&str], input: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_yomi"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the yomi binary runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(input.as_bytes())
-        .expect("input is written");
-    finish(child.wait_with_output().expect("the binary ends"))
-}
-
-/// A fresh, empty folder for one test.
+/// A fresh folder for a test of this file.
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
-}
-
-fn path_str(p: &std::path::Path) -> &str {
-    p.to_str().expect("UTF-8 path")
+    common::scratch(&format!("cli-{name}"))
 }
 
 #[test]

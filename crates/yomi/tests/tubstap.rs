@@ -5,84 +5,15 @@
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 use std::thread;
 use std::time::Duration;
 
-/// The result of one run of the binary.
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
+mod common;
+use common::{path_str, yomi};
 
-impl Run {
-    fn ok(&self) -> &Self {
-        assert_eq!(
-            self.code,
-            Some(0),
-            "expected success\nstdout:\n{}\nstderr:\n{}",
-            self.stdout,
-            self.stderr
-        );
-        self
-    }
-
-    /// Asserts a failure with exit code `code` whose message contains every `needle`.
-    fn fails(&self, code: i32, needles: &[&str]) {
-        assert_eq!(
-            self.code,
-            Some(code),
-            "expected exit code {code}\nstdout:\n{}\nstderr:\n{}",
-            self.stdout,
-            self.stderr
-        );
-        assert!(!self.stderr.contains("panicked"), "{}", self.stderr);
-        for needle in needles {
-            assert!(
-                self.stderr.contains(needle),
-                "stderr lacks {needle:?}:\n{}",
-                self.stderr
-            );
-        }
-    }
-
-    fn says(&self, needles: &[&str]) -> &Self {
-        for needle in needles {
-            assert!(
-                self.stdout.contains(needle),
-                "stdout lacks {needle:?}:\n{}\nstderr:\n{}",
-                self.stdout,
-                self.stderr
-            );
-        }
-        self
-    }
-}
-
-fn yomi(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_yomi"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the yomi binary runs");
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-/// A fresh, empty folder for one test.
+/// A fresh folder for a test of this file.
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("tubstap-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
-}
-
-fn path_str(p: &std::path::Path) -> &str {
-    p.to_str().expect("UTF-8 path")
+    common::scratch(&format!("tubstap-{name}"))
 }
 
 /// A 5x5 map (3x3 playable) whose blue infantry starts on the sea, with a wrong count.
