@@ -1,4 +1,4 @@
-//! Prints the speed figures: `cargo run --release -p yomi-tubstap --example bench [map]`.
+//! Prints the speed figures: `cargo run --release -p yomi-tubstap --example tubstap_bench [map]`.
 fn main() {
     let name = std::env::args().nth(1).unwrap_or_else(|| "standard".into());
     let game = match yomi_tubstap::maps::load(&name) {

@@ -1,7 +1,7 @@
 //! Speed of the CGT operations on sums of random small hot games (Go-like regions):
 //! canonical sums, comparisons, thermographs and cooling, with a fixed seed.
 //!
-//! `cargo run --release -p yomi-cgt --example bench [regions] [seed]`
+//! `cargo run --release -p yomi-cgt --example cgt_bench [regions] [seed]`
 
 use std::time::Instant;
 

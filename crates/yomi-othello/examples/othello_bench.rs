@@ -1,5 +1,5 @@
 //! Prints the speed figures of `yomi_othello::bench::figures`:
-//! `cargo run --release -p yomi-othello --example bench [perft depth]` (default 11).
+//! `cargo run --release -p yomi-othello --example othello_bench [perft depth]` (default 11).
 
 fn main() {
     let depth = std::env::args()
