@@ -28,6 +28,13 @@
 //! and every disjunction tries its most likely conjunction first. The values are the
 //! same whatever the order; only the work changes.
 //!
+//! **Move index.** A `next` conjunction with a positive `does` literal (one per move in
+//! most board games: `(next (cell 2 3 x)) <= (does x (move 2 2 2 3)) ...`) can only hold
+//! when that move is played. Those whose other literals are known when the state is made
+//! (inputs, state-phase views) are taken out of the move phase and filed under their
+//! `does` proposition; `step` tries only the ones of the moves played, then runs the move
+//! phase for the rest. On dobutsu shogi this is most of the program.
+//!
 //! Recursive views that survive grounding (connectivity in hex, say) are evaluated as
 //! fixpoints of their strongly connected component (monotone: negation is stratified).
 
@@ -40,6 +47,9 @@ use crate::validate::{write_ground, Description};
 
 const CYCLE: u32 = u32::MAX;
 const NONE: u32 = u32::MAX;
+/// Marks a move-phase entry whose proposition may already have been set by an indexed
+/// `does` conjunction.
+const PRESET: u32 = 1 << 31;
 
 /// Steps of random play sampled at compile time to order literals and conjunctions.
 pub const SAMPLE_STEPS: usize = 400;
@@ -80,6 +90,15 @@ pub struct Reasoner {
     phase_state: Vec<u32>,
     phase_goal: Vec<u32>,
     phase_move: Vec<u32>,
+    /// Per `does` proposition: the move-phase conjunctions that contain it positively
+    /// (and otherwise only state-phase and input literals), as a range of `does_conj`.
+    /// They are tried only when their move is played.
+    does_index: Vec<(u32, u32)>,
+    /// The indexed conjunctions: head, and the other literals as a range of `does_lits`.
+    does_conj: Vec<(u32, (u32, u32))>,
+    does_lits: Vec<u32>,
+    /// The heads of indexed conjunctions (cleared before each move).
+    does_heads: Vec<u32>,
     template: Box<[u64]>,
     init: Vec<u32>,
     /// Statistics of the compiled program.
@@ -108,6 +127,8 @@ pub struct ReasonerStats {
     pub goal_phase: usize,
     /// Literals over all kept conjunctions.
     pub literals: usize,
+    /// Move-phase conjunctions indexed by a `does` literal (tried only for the move played).
+    pub does_indexed: usize,
 }
 
 /// Whose turn a state is, as stored in the state.
@@ -460,6 +481,7 @@ impl Reasoner {
             move_phase: count(&phase_move),
             goal_phase: count(&phase_goal),
             literals: lits.len(),
+            does_indexed: 0,
         };
         let mut reasoner = Reasoner {
             desc: desc.clone(),
@@ -484,6 +506,10 @@ impl Reasoner {
             phase_state,
             phase_goal,
             phase_move,
+            does_index: Vec::new(),
+            does_conj: Vec::new(),
+            does_lits: Vec::new(),
+            does_heads: Vec::new(),
             template,
             init,
             stats,
@@ -491,7 +517,135 @@ impl Reasoner {
         reasoner.finish_conjunctions();
         reasoner.order_by_sampled_truth();
         reasoner.finish_conjunctions();
+        reasoner.index_by_does(&input);
         Ok(reasoner)
+    }
+
+    /// Takes out of normal evaluation every move-phase conjunction with a positive `does`
+    /// literal whose other literals are inputs or state-phase propositions (computed when
+    /// the state was made): it can hold only when its move is played, so `step` tries it
+    /// for the played moves alone, before the move phase runs (most `next` rules of board
+    /// games are such conjunctions, one per move). Heads in recursive components are left
+    /// alone.
+    fn index_by_does(&mut self, input: &[bool]) {
+        let nprops = self.rules.len();
+        let mut in_move = vec![false; nprops];
+        let mut cyclic = vec![false; nprops];
+        let mut i = 0;
+        while i < self.phase_move.len() {
+            if self.phase_move[i] == CYCLE {
+                let n = self.phase_move[i + 1] as usize;
+                for &m in &self.phase_move[i + 2..i + 2 + n] {
+                    in_move[m as usize] = true;
+                    cyclic[m as usize] = true;
+                }
+                i += 2 + n;
+            } else {
+                in_move[self.phase_move[i] as usize] = true;
+                i += 1;
+            }
+        }
+        let is_does: Vec<bool> = {
+            let mut v = vec![false; nprops];
+            for &p in self.does.iter().flatten() {
+                if p != NONE {
+                    v[p as usize] = true;
+                }
+            }
+            v
+        };
+        let mut by_does: Vec<Vec<(u32, Vec<u32>)>> = vec![Vec::new(); nprops];
+        let mut is_head = vec![false; nprops];
+        for p in 0..nprops {
+            if !in_move[p] || cyclic[p] {
+                continue;
+            }
+            let (a, b) = self.rules[p];
+            let conjs: Vec<Conj> = self.cj[a as usize..b as usize].to_vec();
+            let mut kept = Vec::new();
+            for c in conjs {
+                let all: Vec<u32> = std::iter::once(c.first)
+                    .chain(
+                        self.lits[c.rest.0 as usize..c.rest.1 as usize]
+                            .iter()
+                            .copied(),
+                    )
+                    .collect();
+                let key = all
+                    .iter()
+                    .position(|&l| l & 1 == 0 && is_does[(l >> 1) as usize]);
+                let movable = key.is_some()
+                    && all.iter().all(|&l| {
+                        let q = (l >> 1) as usize;
+                        input[q] || !in_move[q]
+                    });
+                match key {
+                    Some(k) if movable => {
+                        let d = all[k] >> 1;
+                        let rest: Vec<u32> = all
+                            .iter()
+                            .enumerate()
+                            .filter(|&(j, _)| j != k)
+                            .map(|(_, &l)| l)
+                            .collect();
+                        by_does[d as usize].push((p as u32, rest));
+                        is_head[p] = true;
+                    }
+                    _ => kept.push(c),
+                }
+            }
+            let n = kept.len() as u32;
+            self.cj[a as usize..(a + n) as usize].copy_from_slice(&kept);
+            self.rules[p].1 = a + n;
+        }
+        self.does_index = vec![(0, 0); nprops];
+        for (d, list) in by_does.into_iter().enumerate() {
+            if list.is_empty() {
+                continue;
+            }
+            let start = self.does_conj.len() as u32;
+            for (head, rest) in list {
+                let s = self.does_lits.len() as u32;
+                self.does_lits.extend(rest);
+                self.does_conj
+                    .push((head, (s, self.does_lits.len() as u32)));
+            }
+            self.does_index[d] = (start, self.does_conj.len() as u32);
+        }
+        self.does_heads = (0..nprops as u32)
+            .filter(|&p| is_head[p as usize])
+            .collect();
+        for e in &mut self.phase_move {
+            if *e != CYCLE && is_head[*e as usize] {
+                *e |= PRESET;
+            }
+        }
+        self.stats.does_indexed = self.does_conj.len();
+    }
+
+    /// The move phase for the joint move whose `does` inputs are set in `bits`: the
+    /// indexed conjunctions of the played moves first, then the rest.
+    fn move_phase(&self, bits: &mut [u64], joint: &[u32]) {
+        for &h in &self.does_heads {
+            put(bits, h, false);
+        }
+        for (r, &a) in joint.iter().enumerate().take(self.roles.len()) {
+            let Some(&d) = self.does[r].get(a as usize) else {
+                continue;
+            };
+            let Some(&(s, e)) = self.does_index.get(d as usize) else {
+                continue;
+            };
+            for &(head, (ls, le)) in &self.does_conj[s as usize..e as usize] {
+                if self.does_lits[ls as usize..le as usize]
+                    .iter()
+                    .all(|&l| holds(bits, l))
+                {
+                    put(bits, head, true);
+                }
+            }
+        }
+        self.run(&self.phase_move, bits);
     }
 
     /// Builds the evaluated form of the conjunctions from `conj` and `lits`.
@@ -543,7 +697,7 @@ impl Reasoner {
                     put(&mut s.bits, p, true);
                 }
             }
-            self.run(&self.phase_move, &mut s.bits);
+            self.move_phase(&mut s.bits, &joint);
             for (w, &word) in s.bits.iter().enumerate() {
                 let mut b = word;
                 while b != 0 {
@@ -780,7 +934,7 @@ impl Reasoner {
                 }
             }
         }
-        self.run(&self.phase_move, &mut s.bits);
+        self.move_phase(&mut s.bits, joint);
         let bw = self.base_words;
         s.bits.copy_within(bw..2 * bw, 0);
         for (r, &a) in joint.iter().enumerate().take(self.roles.len()) {
@@ -875,8 +1029,9 @@ impl Reasoner {
                 }
                 i += 2 + n;
             } else {
-                let v = self.eval(p, bits);
-                put(bits, p, v);
+                let q = p & !PRESET;
+                let v = (p & PRESET != 0 && get(bits, q)) || self.eval(q, bits);
+                put(bits, q, v);
                 i += 1;
             }
         }
