@@ -101,7 +101,7 @@ pub const BUILT_IN: &[GameInfo] = &[
     },
     GameInfo {
         name: "ggp:tictactoe",
-        summary: "any GDL rule sheet: ggp:PATH.kif (shipped: ggp:tictactoe, ggp:connect4); moves are GDL terms like (mark 1 1); `yomi ggp check` validates a sheet",
+        summary: "any GDL rule sheet: ggp:PATH.kif (shipped: ggp:tictactoe, ggp:connect4, ggp:breakthrough5x5); moves are GDL terms like (mark 1 1); `yomi ggp check` validates a sheet",
     },
     GameInfo {
         name: "breakthrough:WxH",
