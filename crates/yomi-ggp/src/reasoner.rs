@@ -615,9 +615,18 @@ impl Reasoner {
         self.does_heads = (0..nprops as u32)
             .filter(|&p| is_head[p as usize])
             .collect();
-        for e in &mut self.phase_move {
-            if *e != CYCLE && is_head[*e as usize] {
-                *e |= PRESET;
+        // Flag the heads among the single entries (a recursive component's entries are its
+        // marker, its size and its members, none of them a head).
+        let mut i = 0;
+        while i < self.phase_move.len() {
+            let e = self.phase_move[i];
+            if e == CYCLE {
+                i += 2 + self.phase_move[i + 1] as usize;
+            } else {
+                if is_head[e as usize] {
+                    self.phase_move[i] |= PRESET;
+                }
+                i += 1;
             }
         }
         self.stats.does_indexed = self.does_conj.len();
