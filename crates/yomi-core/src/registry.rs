@@ -13,9 +13,9 @@ use crate::game::Game;
 use crate::search::alphabeta::AlphaBetaAgent;
 use crate::search::flatmc::FlatMcAgent;
 use crate::search::mcts::{
-    AnyExpander, AnyPolicy, AnySelection, ChildEvaluation, Cutoff, EpsilonGreedy, EvalScorer,
-    FinalMove, Mcts, MctsAgent, MctsParams, MoveScorer, NoExpander, Puct, Rollout, Softmax, Ucb1,
-    UcbEval, Uniform, Widening,
+    AnyExpander, AnyPolicy, AnySelection, ChildEvaluation, Cutoff, CutoffUnit, EpsilonGreedy,
+    EvalScorer, FinalMove, Mcts, MctsAgent, MctsParams, MoveScorer, NoExpander, Puct, Rollout,
+    Softmax, Ucb1, UcbEval, Uniform, Widening,
 };
 use crate::search::{Budget, Evaluator, NeutralEvaluator};
 use crate::spec::{AgentSpec, ParamDoc, SpecError, SpecParams};
@@ -263,7 +263,13 @@ pub const MCTS_PARAMS: &[ParamDoc] = &[
     ParamDoc {
         key: "cutoff",
         default: "-",
-        help: "stop playouts after this many turns and judge by eval",
+        help:
+            "stop playouts after this many moves (or player turns, see cutunit) and judge by eval",
+    },
+    ParamDoc {
+        key: "cutunit",
+        default: "moves",
+        help: "what cutoff counts: moves | turns (a run of one player's moves counts once)",
     },
     ParamDoc {
         key: "eval",
@@ -418,7 +424,12 @@ fn read_mcts<G: Game>(
         }),
         other => return Err(p.bad("playout", other, "uniform, egreedy, softmax or greedy")),
     };
-    let cutoff: Option<u32> = p.get_opt("cutoff", "a number of turns")?;
+    let cutoff: Option<u32> = p.get_opt("cutoff", "a number of moves or turns")?;
+    let cut_unit = match p.raw("cutunit").unwrap_or("moves") {
+        "moves" => CutoffUnit::Moves,
+        "turns" => CutoffUnit::PlayerTurns,
+        other => return Err(p.bad("cutunit", other, "moves or turns")),
+    };
     let order = p.raw("order").unwrap_or("game");
     let expander = match (select, order) {
         ("ucb-eval", o) => AnyExpander::ChildEvaluation(ChildEvaluation {
@@ -460,7 +471,11 @@ fn read_mcts<G: Game>(
         },
         selection,
         policy,
-        cutoff: cutoff.map(|d| Cutoff::moves(d, eval)),
+        cutoff: cutoff.map(|after| Cutoff {
+            after,
+            unit: cut_unit,
+            evaluator: eval,
+        }),
         expander,
     })
 }
@@ -563,6 +578,7 @@ mod tests {
             "mcts:select=ucb-eval,w=0.5,iters=50",
             "mcts:playout=egreedy,eps=0.2",
             "mcts:playout=softmax,temp=0.5,cutoff=3",
+            "mcts:cutoff=2,cutunit=turns",
             "mcts:pw=1,pwa=0.5,order=shuffle",
             "mcts:final=boltzmann,ftemp=0.5",
             "mcts:time=0.01,threads=2",
