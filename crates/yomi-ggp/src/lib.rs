@@ -37,6 +37,7 @@ pub mod bench;
 pub mod error;
 pub mod game;
 pub mod games;
+mod graph;
 pub mod ground;
 pub mod parse;
 pub mod prover;

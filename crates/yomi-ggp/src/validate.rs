@@ -482,57 +482,11 @@ fn components(rules: &[NRule]) -> (Vec<Vec<Sym>>, HashMap<Sym, usize>) {
         deps.resize(nodes.len(), Vec::new());
     }
     deps.resize(nodes.len(), Vec::new());
-    // Iterative Tarjan: a node's component is emitted after the components it depends on.
-    let n = nodes.len();
-    let mut index = vec![usize::MAX; n];
-    let mut low = vec![0usize; n];
-    let mut on_stack = vec![false; n];
-    let mut stack = Vec::new();
-    let mut next_index = 0;
-    let mut out: Vec<Vec<Sym>> = Vec::new();
-    for start in 0..n {
-        if index[start] != usize::MAX {
-            continue;
-        }
-        let mut call: Vec<(usize, usize)> = vec![(start, 0)];
-        index[start] = next_index;
-        low[start] = next_index;
-        next_index += 1;
-        stack.push(start);
-        on_stack[start] = true;
-        while let Some(&mut (v, ref mut k)) = call.last_mut() {
-            if *k < deps[v].len() {
-                let w = deps[v][*k];
-                *k += 1;
-                if index[w] == usize::MAX {
-                    index[w] = next_index;
-                    low[w] = next_index;
-                    next_index += 1;
-                    stack.push(w);
-                    on_stack[w] = true;
-                    call.push((w, 0));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(index[w]);
-                }
-            } else {
-                call.pop();
-                if let Some(&(u, _)) = call.last() {
-                    low[u] = low[u].min(low[v]);
-                }
-                if low[v] == index[v] {
-                    let mut comp = Vec::new();
-                    while let Some(w) = stack.pop() {
-                        on_stack[w] = false;
-                        comp.push(nodes[w]);
-                        if w == v {
-                            break;
-                        }
-                    }
-                    out.push(comp);
-                }
-            }
-        }
-    }
+    // A node's component comes after the components it depends on.
+    let out: Vec<Vec<Sym>> = crate::graph::tarjan(&deps)
+        .into_iter()
+        .map(|comp| comp.into_iter().map(|w| nodes[w]).collect())
+        .collect();
     let mut scc_of = HashMap::new();
     for (i, c) in out.iter().enumerate() {
         for s in c {
