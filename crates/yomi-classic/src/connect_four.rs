@@ -43,7 +43,9 @@ use std::sync::Arc;
 
 use yomi_core::registry::AgentRegistry;
 use yomi_core::search::Evaluator;
-use yomi_core::{Game, GameFacts, NotationError, Player, Rewards, Rng, Turn};
+use yomi_core::{
+    Game, GameFacts, NotationError, Player, Rewards, Rng, TensorGame, TensorShape, Turn,
+};
 
 use crate::error::PositionError;
 use crate::util::{invalid_state, mix64, squash};
@@ -662,4 +664,38 @@ pub fn registry() -> AgentRegistry<ConnectFour> {
     r.add_evaluator("default", summary, Arc::new(ConnectFourEval));
     r.add_evaluator("windows", summary, Arc::new(ConnectFourEval));
     r
+}
+
+impl TensorGame for ConnectFour {
+    /// Two planes, 6 rows × 7 columns (row 0 at the bottom): the discs of `perspective`,
+    /// then the opponent's.
+    fn tensor_shape(&self) -> TensorShape {
+        TensorShape {
+            channels: 2,
+            height: HEIGHT,
+            width: WIDTH,
+        }
+    }
+
+    /// One output per column.
+    fn policy_size(&self) -> usize {
+        WIDTH
+    }
+
+    fn encode(&self, state: &ConnectFourState, perspective: Player, out: &mut [f32]) {
+        let shape = self.tensor_shape();
+        let mine = state.discs(perspective);
+        let theirs = state.mask ^ mine;
+        for row in 0..HEIGHT {
+            for column in 0..WIDTH {
+                let bit = 1u64 << (H1 as usize * column + row);
+                out[shape.offset(0, row, column)] = (mine & bit != 0) as u8 as f32;
+                out[shape.offset(1, row, column)] = (theirs & bit != 0) as u8 as f32;
+            }
+        }
+    }
+
+    fn move_index(&self, _state: &ConnectFourState, mv: Column) -> usize {
+        mv.index() as usize
+    }
 }

@@ -28,7 +28,9 @@ use std::sync::Arc;
 
 use yomi_core::registry::AgentRegistry;
 use yomi_core::search::Evaluator;
-use yomi_core::{Game, GameFacts, NotationError, Player, Rewards, Rng, Turn};
+use yomi_core::{
+    Game, GameFacts, NotationError, Player, Rewards, Rng, TensorGame, TensorShape, Turn,
+};
 
 use crate::error::PositionError;
 use crate::util::{invalid_state, mix64, select64, squash};
@@ -452,4 +454,36 @@ pub fn registry() -> AgentRegistry<TicTacToe> {
     r.add_evaluator("default", summary, Arc::new(TicTacToeEval));
     r.add_evaluator("lines", summary, Arc::new(TicTacToeEval));
     r
+}
+
+impl TensorGame for TicTacToe {
+    /// Two planes, 3×3: the cells of `perspective`, then the opponent's.
+    fn tensor_shape(&self) -> TensorShape {
+        TensorShape {
+            channels: 2,
+            height: 3,
+            width: 3,
+        }
+    }
+
+    /// One output per cell.
+    fn policy_size(&self) -> usize {
+        9
+    }
+
+    fn encode(&self, state: &TicTacToeState, perspective: Player, out: &mut [f32]) {
+        let (mine, theirs) = if perspective == Player(0) {
+            (state.x, state.o)
+        } else {
+            (state.o, state.x)
+        };
+        for i in 0..9 {
+            out[i] = (mine >> i & 1) as f32;
+            out[9 + i] = (theirs >> i & 1) as f32;
+        }
+    }
+
+    fn move_index(&self, _state: &TicTacToeState, mv: Cell) -> usize {
+        mv.index() as usize
+    }
 }

@@ -168,3 +168,24 @@ fn registries_replace_the_neutral_default() {
         b.build(&Breakthrough::new_6x6(), spec, 1).unwrap();
     }
 }
+
+#[test]
+fn tensor_encodings_conform() {
+    yomi_core::encoding::check_tensor_game(&TicTacToe, 50, 1);
+    yomi_core::encoding::check_tensor_game(&ConnectFour, 50, 2);
+}
+
+#[test]
+fn connect_four_encoding_is_from_the_movers_point_of_view() {
+    use yomi_core::TensorGame;
+    let game = ConnectFour;
+    let s = ConnectFour::state_from_moves("4").unwrap();
+    let mut out = vec![0.0; game.tensor_shape().len()];
+    game.encode(&s, Player(1), &mut out);
+    let shape = game.tensor_shape();
+    // x's disc at d1 is the opponent's for o.
+    assert_eq!(out[shape.offset(1, 0, 3)], 1.0);
+    assert_eq!(out.iter().sum::<f32>(), 1.0);
+    game.encode(&s, Player(0), &mut out);
+    assert_eq!(out[shape.offset(0, 0, 3)], 1.0);
+}

@@ -21,6 +21,7 @@
 pub mod agent;
 pub mod arena;
 pub mod bench;
+pub mod encoding;
 pub mod game;
 pub mod notation;
 pub mod player;
@@ -31,6 +32,7 @@ pub mod spec;
 pub mod testing;
 
 pub use agent::{Agent, AgentError, Played};
+pub use encoding::{TensorGame, TensorShape};
 pub use game::{Dynamics, Game, GameFacts, Information, Turn, Utility};
 pub use notation::{IllegalMove, NotationError};
 pub use player::{Player, Rewards, MAX_PLAYERS};
