@@ -15,7 +15,7 @@ use crate::search::flatmc::FlatMcAgent;
 use crate::search::mcts::{
     AnyExpander, AnyPolicy, AnySelection, ChildEvaluation, Cutoff, CutoffUnit, EpsilonGreedy,
     EvalScorer, FinalMove, Mcts, MctsAgent, MctsParams, MoveScorer, NoExpander, Puct, Rollout,
-    Softmax, Ucb1, UcbEval, Uniform, Widening,
+    RootNoise, Softmax, Ucb1, UcbEval, Uniform, Widening,
 };
 use crate::search::{Budget, Evaluator, NeutralEvaluator};
 use crate::spec::{AgentSpec, ParamDoc, SpecError, SpecParams};
@@ -311,6 +311,16 @@ pub const MCTS_PARAMS: &[ParamDoc] = &[
         default: "8",
         help: "determinizations per move (imperfect-information games)",
     },
+    ParamDoc {
+        key: "dirichlet",
+        default: "none",
+        help: "Dirichlet alpha of root-prior noise (self-play exploration; select=puct)",
+    },
+    ParamDoc {
+        key: "noise",
+        default: "0.25",
+        help: "weight of the root-prior noise when dirichlet is set",
+    },
 ];
 
 const FLATMC_PARAMS: &[ParamDoc] = &[ParamDoc {
@@ -457,6 +467,16 @@ fn read_mcts<G: Game>(
     let reuse: bool = p.get("reuse", true, "true or false")?;
     let dets: usize = p.get("dets", 8, "a positive integer")?;
     positive(p, "dets", dets, &dets.to_string())?;
+    let dirichlet: Option<f64> = p.get_opt("dirichlet", "a positive number")?;
+    let fraction: f64 = p.get("noise", 0.25, "a weight in [0, 1]")?;
+    if !(0.0..=1.0).contains(&fraction) {
+        return Err(p.bad("noise", &fraction.to_string(), "a weight in [0, 1]"));
+    }
+    let root_noise = match dirichlet {
+        Some(alpha) if alpha > 0.0 && alpha.is_finite() => Some(RootNoise { alpha, fraction }),
+        Some(alpha) => return Err(p.bad("dirichlet", &alpha.to_string(), "a positive number")),
+        None => None,
+    };
     Ok(MctsChoice {
         params: MctsParams {
             budget,
@@ -467,6 +487,7 @@ fn read_mcts<G: Game>(
             threads,
             reuse_tree: reuse,
             determinizations: dets,
+            root_noise,
             ..MctsParams::default()
         },
         selection,
@@ -582,6 +603,7 @@ mod tests {
             "mcts:pw=1,pwa=0.5,order=shuffle",
             "mcts:final=boltzmann,ftemp=0.5",
             "mcts:time=0.01,threads=2",
+            "mcts:select=puct,expand=0,dirichlet=0.5,noise=0.3",
         ] {
             let a = reg
                 .build(&g, spec, 1)
@@ -613,6 +635,8 @@ mod tests {
             .to_string();
         assert!(e.contains("neutral"), "{e}");
         assert!(reg.build(&g, "mcts:iters=0", 1).is_err());
+        assert!(reg.build(&g, "mcts:dirichlet=-1", 1).is_err());
+        assert!(reg.build(&g, "mcts:dirichlet=0.3,noise=2", 1).is_err());
         assert!(reg.build(&g, "flatmc:n=-3", 1).is_err());
     }
 }

@@ -110,6 +110,57 @@ impl Rng {
         }
     }
 
+    /// A standard normal sample (Box–Muller; one of the pair is discarded, which keeps the
+    /// generator state simple).
+    pub fn normal(&mut self) -> f64 {
+        // 1 - u is in (0, 1], so the logarithm is finite.
+        let u = 1.0 - self.unit_f64();
+        let v = self.unit_f64();
+        (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+    }
+
+    /// A Gamma(`shape`, 1) sample (Marsaglia–Tsang; shapes below 1 by the `U^(1/shape)`
+    /// boost). Returns 0 for a shape that is not positive and finite.
+    pub fn gamma(&mut self, shape: f64) -> f64 {
+        if !(shape > 0.0 && shape.is_finite()) {
+            return 0.0;
+        }
+        if shape < 1.0 {
+            let u = 1.0 - self.unit_f64();
+            return self.gamma(shape + 1.0) * u.powf(1.0 / shape);
+        }
+        let d = shape - 1.0 / 3.0;
+        let c = 1.0 / (9.0 * d).sqrt();
+        loop {
+            let x = self.normal();
+            let v = 1.0 + c * x;
+            if v <= 0.0 {
+                continue;
+            }
+            let v = v * v * v;
+            let u = 1.0 - self.unit_f64();
+            if u.ln() < 0.5 * x * x + d - d * v + d * v.ln() {
+                return d * v;
+            }
+        }
+    }
+
+    /// Fills `out` with a sample of the symmetric Dirichlet(`alpha`) distribution (sums to
+    /// 1; uniform when every gamma draw underflows).
+    pub fn dirichlet(&mut self, alpha: f64, out: &mut [f64]) {
+        let mut total = 0.0;
+        for x in out.iter_mut() {
+            *x = self.gamma(alpha);
+            total += *x;
+        }
+        if total > 0.0 {
+            out.iter_mut().for_each(|x| *x /= total);
+        } else if !out.is_empty() {
+            let u = 1.0 / out.len() as f64;
+            out.fill(u);
+        }
+    }
+
     /// An index drawn with probability proportional to `weights` (non-negative, finite).
     /// Returns `None` when every weight is zero or the slice is empty.
     pub fn weighted_index(&mut self, weights: &[f64]) -> Option<usize> {

@@ -608,3 +608,69 @@ fn playout_cutoff_counts_moves_or_player_turns() {
     }
     yomi_core::testing::check_game(&game, &Default::default());
 }
+
+#[test]
+fn root_noise_perturbs_only_the_root_priors_and_keeps_them_a_distribution() {
+    let game = Nim::new(40);
+    let s = game.initial_state();
+    let run = |noise: Option<RootNoise>, seed: u64| {
+        let mut p = params(50);
+        p.expand_threshold = 0;
+        p.root_noise = noise;
+        let mut m = Mcts::new(
+            p,
+            Puct { c: 2.0, fpu: 0.5 },
+            Rollout::new(Uniform),
+            PriorOnTwo,
+            seed,
+        );
+        m.search(&game, &s)
+    };
+    let prior =
+        |r: &SearchResult<u32>, mv: u32| r.children.iter().find(|c| c.mv == mv).unwrap().prior;
+    let clean = run(None, 1);
+    assert!((prior(&clean, 2) - 0.98).abs() < 1e-6);
+    let noise = RootNoise {
+        alpha: 0.3,
+        fraction: 0.25,
+    };
+    let a = run(Some(noise), 1);
+    let b = run(Some(noise), 2);
+    for r in [&a, &b] {
+        let total: f32 = r.children.iter().map(|c| c.prior).sum();
+        assert!((total - 1.0).abs() < 1e-4, "priors sum to {total}");
+        // At most a quarter of the mass moves.
+        assert!(prior(r, 2) >= 0.98 * 0.75 - 1e-6);
+    }
+    assert_ne!(
+        prior(&a, 2),
+        prior(&b, 2),
+        "different seeds, different noise"
+    );
+    assert_ne!(prior(&a, 2), prior(&clean, 2));
+}
+
+#[test]
+fn dirichlet_samples_have_the_right_mean() {
+    let mut rng = Rng::seed_from_u64(9);
+    let mut x = [0.0; 4];
+    let mut sum = [0.0; 4];
+    for _ in 0..4000 {
+        rng.dirichlet(0.5, &mut x);
+        assert!((x.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        for i in 0..4 {
+            sum[i] += x[i];
+        }
+    }
+    for s in sum {
+        assert!((s / 4000.0 - 0.25).abs() < 0.02, "{s}");
+    }
+    // Gamma(k) has mean k, for shapes below and above 1.
+    for k in [0.3, 1.0, 4.0] {
+        let mean = (0..20_000).map(|_| rng.gamma(k)).sum::<f64>() / 20_000.0;
+        assert!(
+            (mean - k).abs() < 0.05 * k.max(1.0),
+            "gamma({k}) mean {mean}"
+        );
+    }
+}

@@ -59,7 +59,7 @@ use std::time::Instant;
 
 pub use agent::MctsAgent;
 pub use expand::{AnyExpander, ChildEvaluation, EdgeSlot, Expander, NoExpander, ShuffledOrder};
-pub use params::{FinalMove, MctsParams, Widening};
+pub use params::{FinalMove, MctsParams, RootNoise, Widening};
 pub use playout::{
     AnyPolicy, Cutoff, CutoffUnit, EpsilonGreedy, EvalScorer, LeafEvaluator, MoveScorer,
     PlayoutPolicy, Rollout, Softmax, Uniform,
@@ -92,6 +92,8 @@ pub struct Worker<G: Game, S, L, X> {
     tree: Tree<G::Move>,
     /// The state at the tree's root, when the tree is valid.
     root_state: Option<G::State>,
+    /// The current root's priors already carry [`MctsParams::root_noise`].
+    root_noised: bool,
     rng: Rng,
     // Scratch buffers, reused by every iteration.
     moves: Vec<G::Move>,
@@ -121,6 +123,7 @@ where
             params,
             tree: Tree::new(S::READS_EXPANDER, feature_count),
             root_state: None,
+            root_noised: false,
             rng: Rng::seed_from_u64(seed),
             moves: Vec::new(),
             slots: Vec::new(),
@@ -141,6 +144,7 @@ where
     pub fn reset(&mut self) {
         self.tree.clear();
         self.root_state = None;
+        self.root_noised = false;
     }
 
     fn prepare(&mut self, game: &G, root: &G::State) {
@@ -151,6 +155,7 @@ where
         if self.root_state.as_ref() != Some(root) || !self.params.reuse_tree {
             self.tree.clear();
             self.root_state = Some(root.clone());
+            self.root_noised = false;
         }
     }
 
@@ -164,6 +169,11 @@ where
     ) -> u64 {
         self.prepare(game, root);
         self.leaf.begin_search(game, root);
+        if let Some(noise) = self.params.root_noise {
+            if !self.root_noised {
+                self.noise_root(game, root, noise);
+            }
+        }
         let mut done = 0u64;
         while done < max_iterations {
             // Checking the clock costs about as much as a short playout: do it every 64.
@@ -238,6 +248,7 @@ where
             Some(c) => {
                 self.tree = self.tree.extract(c);
                 self.root_state = Some(after);
+                self.root_noised = false;
             }
             None => self.reset(),
         }
@@ -251,6 +262,42 @@ where
             out.set(pl, (r.get(pl) - self.lo) * self.scale);
         }
         out
+    }
+
+    /// Expands the root if needed and mixes Dirichlet noise into each mover's priors there.
+    fn noise_root(&mut self, game: &G, root: &G::State, noise: RootNoise) {
+        self.root_noised = true;
+        if self.tree.nodes[0].mover == UNEXPANDED {
+            self.expand(game, root, 0);
+        }
+        let n = self.tree.nodes[0];
+        if !self.tree.with_extras || n.mover == TERMINAL {
+            return;
+        }
+        let first = n.first_edge as usize;
+        let mut ranges = [(0usize, 0usize); MAX_PLAYERS];
+        let count = if n.mover == SIMULTANEOUS {
+            let sim = &self.tree.sims[n.aux as usize];
+            for (p, r) in ranges.iter_mut().enumerate().take(sim.players as usize) {
+                *r = (
+                    first + sim.offsets[p] as usize,
+                    first + sim.offsets[p + 1] as usize,
+                );
+            }
+            sim.players as usize
+        } else {
+            ranges[0] = (first, first + n.num_edges as usize);
+            1
+        };
+        let fraction = noise.fraction.clamp(0.0, 1.0) as f32;
+        let mut sample = Vec::new();
+        for &(lo, hi) in &ranges[..count] {
+            sample.resize(hi - lo, 0.0);
+            self.rng.dirichlet(noise.alpha, &mut sample);
+            for (extra, &x) in self.tree.extras[lo..hi].iter_mut().zip(&sample) {
+                extra.prior = (1.0 - fraction) * extra.prior + fraction * x as f32;
+            }
+        }
     }
 
     /// Generates the children of `node` whose state is `state`.

@@ -51,6 +51,18 @@ pub enum FinalMove {
     },
 }
 
+/// Dirichlet noise mixed into the root's priors at the start of every search (AlphaZero's
+/// exploration for self-play): `prior ← (1 − fraction)·prior + fraction·Dir(alpha)`.
+/// Only selection rules that read priors (PUCT) are affected.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RootNoise {
+    /// Concentration of the symmetric Dirichlet (AlphaZero: 0.3 chess, 0.03 Go; about
+    /// 10 / legal moves is a common rule).
+    pub alpha: f64,
+    /// Weight of the noise, 0..1 (AlphaZero: 0.25).
+    pub fraction: f64,
+}
+
 /// Numeric settings of one search.
 #[derive(Clone, Debug)]
 pub struct MctsParams {
@@ -80,6 +92,8 @@ pub struct MctsParams {
     /// Stop adding nodes when the tree holds this many (the search goes on, playing out
     /// from leaves), bounding memory on long time budgets.
     pub max_nodes: usize,
+    /// Dirichlet noise on the root priors (self-play exploration); `None` for play.
+    pub root_noise: Option<RootNoise>,
 }
 
 impl Default for MctsParams {
@@ -95,6 +109,7 @@ impl Default for MctsParams {
             determinizations: 8,
             simultaneous_exploration: 0.1,
             max_nodes: 20_000_000,
+            root_noise: None,
         }
     }
 }
