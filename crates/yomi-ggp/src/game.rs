@@ -66,6 +66,51 @@ impl GdlGame {
         &self.reasoner
     }
 
+    /// The role called `name` (case-insensitive), by index.
+    pub fn role_index(&self, name: &str) -> Option<usize> {
+        let name = name.trim();
+        self.reasoner
+            .role_names()
+            .iter()
+            .position(|r| r.eq_ignore_ascii_case(name))
+    }
+
+    /// Reads `text` as an action of `role` and checks that `role` may play it in `state`
+    /// (unlike [`Game::parse_move`], also for roles whose only move is `noop` at a
+    /// turn-taking state). Never panics.
+    ///
+    /// # Errors
+    /// [`NotationError`] for text that is no action of the game, or not legal for `role`.
+    pub fn parse_action(
+        &self,
+        state: &GdlState,
+        role: usize,
+        text: &str,
+    ) -> Result<u32, NotationError> {
+        let t = text.trim();
+        if t.is_empty() {
+            return Err(NotationError::Empty { what: "move" });
+        }
+        let exprs =
+            read_sexprs(t).map_err(|e| NotationError::syntax("move", text, e.to_string()))?;
+        let [e] = exprs.as_slice() else {
+            return Err(NotationError::syntax(
+                "move",
+                text,
+                "one GDL term such as (mark 1 1)",
+            ));
+        };
+        let r = &*self.reasoner;
+        let a = parse_ground_term(&r.description().sheet.symbols, e)
+            .and_then(|term| r.action_of(&term))
+            .ok_or_else(|| NotationError::illegal(text, "no role ever has this action"))?;
+        if r.is_legal(state, role, a) {
+            Ok(a)
+        } else {
+            Err(NotationError::illegal(text, "not legal for this role here"))
+        }
+    }
+
     /// The joint move for `state` given the mover's move: the others play their only
     /// legal action.
     fn fill_joint(&self, state: &GdlState, joint: &mut [u32; MAX_PLAYERS]) {

@@ -4,7 +4,8 @@
 //! ([`parse`]), the checks of the GDL restrictions ([`Description`]), a reference prover
 //! kept as the test oracle ([`Prover`]), and a grounded, compiled reasoner
 //! ([`Reasoner`]) that makes any valid rule sheet a [`yomi_core::Game`] ([`GdlGame`]), so
-//! every core agent plays it.
+//! every core agent plays it. The GGP match protocol: a player served over HTTP
+//! ([`player`]), the messages ([`protocol`]) and a match host ([`host`]).
 //!
 //! ```
 //! use yomi_core::{Game, Turn, Player};
@@ -39,7 +40,11 @@ pub mod game;
 pub mod games;
 mod graph;
 pub mod ground;
+pub mod host;
+pub mod http;
 pub mod parse;
+pub mod player;
+pub mod protocol;
 pub mod prover;
 pub mod reasoner;
 pub mod validate;

@@ -1,0 +1,385 @@
+//! A match host (game server): runs matches between GGP players over HTTP and writes one
+//! record per match.
+//!
+//! As ggp-base's server does, the host sends `start` to every role's player and waits the
+//! start clock (plus [`HostConfig::grace`]); then each step sends every role a `play` with
+//! the previous joint move and waits the play clock (plus the grace); a reply that is late,
+//! unreachable, malformed or not a legal move of that role is replaced by a uniformly
+//! random legal move and the error is recorded. At the end every player gets `stop` with
+//! the last joint move. Requests to the players of one step go out in parallel.
+
+use std::io::Write;
+use std::path::Path;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+use yomi_core::{Game, Player, Rng};
+
+use crate::game::GdlGame;
+use crate::http;
+use crate::protocol::Message;
+
+/// Clocks and limits of the matches a host runs.
+#[derive(Clone, Debug)]
+pub struct HostConfig {
+    /// Seconds players get between `start` and the first `play`.
+    pub start_clock: f64,
+    /// Seconds per move.
+    pub play_clock: f64,
+    /// Extra time allowed for the network on every request (ggp-base allows about 1 s).
+    pub grace: Duration,
+    /// Seed of the substitute random moves.
+    pub seed: u64,
+    /// A match longer than this many steps is aborted (and recorded as such).
+    pub max_steps: usize,
+}
+
+impl Default for HostConfig {
+    fn default() -> Self {
+        HostConfig {
+            start_clock: 10.0,
+            play_clock: 5.0,
+            grace: Duration::from_secs(1),
+            seed: 1,
+            max_steps: 10_000,
+        }
+    }
+}
+
+/// Something a player did wrong, and what the host did about it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MatchError {
+    /// 0 for `start`, k ≥ 1 for the k-th `play`, the step count + 1 for `stop`.
+    pub step: usize,
+    /// The role.
+    pub role: String,
+    /// The player's address.
+    pub player: String,
+    /// `timeout`, `unreachable`, `status`, `bad-reply`, `illegal` or `not-ready`.
+    pub kind: String,
+    /// Details (the reply, the reason).
+    pub detail: String,
+}
+
+/// One match, as written to the records file (one JSON object a line).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MatchRecord {
+    /// The match id sent to the players.
+    pub match_id: String,
+    /// The game's name.
+    pub game: String,
+    /// The roles, in rule-sheet order.
+    pub roles: Vec<String>,
+    /// The player (address) of each role.
+    pub players: Vec<String>,
+    /// Start clock, seconds.
+    pub start_clock: f64,
+    /// Play clock, seconds.
+    pub play_clock: f64,
+    /// The joint move of each step (one move per role, as the rule sheet spells it).
+    pub moves: Vec<Vec<String>>,
+    /// Seconds each role's player took to answer, per step.
+    pub reply_seconds: Vec<Vec<f64>>,
+    /// Every error and substitution.
+    pub errors: Vec<MatchError>,
+    /// The goal value of each role at the end.
+    pub goals: Vec<f64>,
+    /// Whether the game reached a terminal state (false when `max_steps` cut it off).
+    pub finished: bool,
+    /// Wall-clock start, seconds since the Unix epoch.
+    pub started_unix: f64,
+    /// Seconds the whole match took.
+    pub seconds: f64,
+}
+
+/// The outcome of one request: the reply, or the error kind and detail.
+type Answer = Result<String, (String, String)>;
+
+fn ask_all(
+    players: &[String],
+    roles: &[String],
+    messages: &[String],
+    timeout: Duration,
+) -> Vec<(Answer, f64)> {
+    std::thread::scope(|s| {
+        let handles: Vec<_> = players
+            .iter()
+            .zip(roles)
+            .zip(messages)
+            .map(|((addr, role), msg)| {
+                s.spawn(move || {
+                    let t = Instant::now();
+                    let r = http::post(addr, role, msg, timeout).map_err(|e| {
+                        let kind = match &e {
+                            http::HttpError::Timeout(_) => "timeout",
+                            http::HttpError::Resolve(_) | http::HttpError::Connection { .. } => {
+                                "unreachable"
+                            }
+                            http::HttpError::Status { .. } => "status",
+                            http::HttpError::BadReply { .. } => "bad-reply",
+                        };
+                        (kind.to_string(), e.to_string())
+                    });
+                    (r, t.elapsed().as_secs_f64())
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    (Err(("error".into(), "request thread failed".into())), 0.0)
+                })
+            })
+            .collect()
+    })
+}
+
+/// Runs one match of `game` with `players[r]` (an address `host:port`) playing role `r`.
+/// Never fails: whatever the players do ends up in the record.
+pub fn run_match(
+    game: &GdlGame,
+    match_id: &str,
+    players: &[String],
+    config: &HostConfig,
+    rng: &mut Rng,
+) -> MatchRecord {
+    let start = Instant::now();
+    let started_unix = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64());
+    let r = game.reasoner();
+    let roles: Vec<String> = r.role_names().to_vec();
+    let n = roles.len();
+    let rules = r.description().sheet.to_kif();
+    let mut errors = Vec::new();
+    let mut err = |step: usize, role: usize, kind: &str, detail: String| {
+        errors.push(MatchError {
+            step,
+            role: roles[role].clone(),
+            player: players.get(role).cloned().unwrap_or_default(),
+            kind: kind.into(),
+            detail,
+        })
+    };
+    let grace = config.grace;
+    // start
+    let msgs: Vec<String> = roles
+        .iter()
+        .map(|role| {
+            Message::Start {
+                id: match_id.into(),
+                role: role.clone(),
+                rules: rules.clone(),
+                start_clock: config.start_clock,
+                play_clock: config.play_clock,
+            }
+            .to_string()
+        })
+        .collect();
+    let start_wait = Duration::from_secs_f64(config.start_clock) + grace;
+    for (role, (answer, _)) in ask_all(players, &roles, &msgs, start_wait)
+        .into_iter()
+        .enumerate()
+    {
+        match answer {
+            Ok(reply) if reply.eq_ignore_ascii_case("ready") => {}
+            Ok(reply) => err(0, role, "not-ready", reply),
+            Err((kind, detail)) => err(0, role, &kind, detail),
+        }
+    }
+    // play
+    let play_wait = Duration::from_secs_f64(config.play_clock) + grace;
+    let mut state = game.initial_state();
+    let mut moves: Vec<Vec<String>> = Vec::new();
+    let mut reply_seconds = Vec::new();
+    let mut last: Option<Vec<String>> = None;
+    let mut legal = Vec::new();
+    let mut finished = true;
+    while !r.is_terminal(&state) {
+        if moves.len() >= config.max_steps {
+            finished = false;
+            break;
+        }
+        let step = moves.len() + 1;
+        let msg = Message::Play {
+            id: match_id.into(),
+            moves: last.clone(),
+        }
+        .to_string();
+        let msgs = vec![msg; n];
+        let answers = ask_all(players, &roles, &msgs, play_wait);
+        let mut joint = Vec::with_capacity(n);
+        let mut times = Vec::with_capacity(n);
+        for (role, (answer, secs)) in answers.into_iter().enumerate() {
+            times.push(secs);
+            let chosen = match answer {
+                Ok(reply) => match game.parse_action(&state, role, &reply) {
+                    Ok(a) => Some(a),
+                    Err(e) => {
+                        err(step, role, "illegal", format!("{reply:?}: {e}"));
+                        None
+                    }
+                },
+                Err((kind, detail)) => {
+                    err(step, role, &kind, detail);
+                    None
+                }
+            };
+            let a = match chosen {
+                Some(a) => a,
+                None => {
+                    r.legal_into(&state, role, &mut legal);
+                    match rng.choose(&legal) {
+                        Some(&a) => a,
+                        // A role without moves: the reasoner calls such a state terminal.
+                        None => break,
+                    }
+                }
+            };
+            joint.push(a);
+        }
+        if joint.len() < n {
+            break;
+        }
+        let texts: Vec<String> = joint
+            .iter()
+            .map(|&a| r.action_text(a).to_string())
+            .collect();
+        r.step(&mut state, &joint);
+        moves.push(texts.clone());
+        reply_seconds.push(times);
+        last = Some(texts);
+    }
+    // stop (or abort when cut off)
+    let msg = if finished {
+        Message::Stop {
+            id: match_id.into(),
+            moves: last,
+        }
+    } else {
+        Message::Abort {
+            id: match_id.into(),
+        }
+    }
+    .to_string();
+    let msgs = vec![msg; n];
+    let step = moves.len() + 1;
+    for (role, (answer, _)) in ask_all(players, &roles, &msgs, play_wait)
+        .into_iter()
+        .enumerate()
+    {
+        if let Err((kind, detail)) = answer {
+            err(step, role, &kind, detail);
+        }
+    }
+    let returns = game.returns(&state);
+    MatchRecord {
+        match_id: match_id.into(),
+        game: game.facts().name,
+        goals: (0..n).map(|p| returns.get(Player(p as u8))).collect(),
+        roles,
+        players: players.to_vec(),
+        start_clock: config.start_clock,
+        play_clock: config.play_clock,
+        moves,
+        reply_seconds,
+        errors,
+        finished,
+        started_unix,
+        seconds: start.elapsed().as_secs_f64(),
+    }
+}
+
+/// Why a series of matches could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum HostError {
+    /// The number of players does not match the game.
+    #[error("the game has {roles} role(s) but {players} player(s) were given")]
+    Players {
+        /// Roles of the game.
+        roles: usize,
+        /// Players given.
+        players: usize,
+    },
+    /// The records file could not be written.
+    #[error("writing {path}: {reason}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        reason: String,
+    },
+}
+
+/// Runs `matches` matches, rotating the players over the roles (match k gives role r to
+/// `players[(r + k) % n]`), and appends each record to `out` as one JSON line as soon as
+/// the match ends (an interrupted series keeps every finished match). Progress goes to
+/// stderr when `progress`.
+///
+/// # Errors
+/// [`HostError`] for a wrong number of players or an unwritable file.
+pub fn run_matches(
+    game: &GdlGame,
+    players: &[String],
+    matches: usize,
+    config: &HostConfig,
+    out: &Path,
+    progress: bool,
+) -> Result<Vec<MatchRecord>, HostError> {
+    let roles = game.reasoner().roles().len();
+    if players.len() != roles {
+        return Err(HostError::Players {
+            roles,
+            players: players.len(),
+        });
+    }
+    let io = |e: std::io::Error| HostError::Io {
+        path: out.display().to_string(),
+        reason: e.to_string(),
+    };
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(out)
+        .map_err(io)?;
+    let mut rng = Rng::seed_from_u64(config.seed);
+    let mut records = Vec::with_capacity(matches);
+    for k in 0..matches {
+        let order: Vec<String> = (0..roles)
+            .map(|r| players[(r + k) % roles].clone())
+            .collect();
+        let id = format!(
+            "yomi.{}.{}.{k}",
+            game.facts().name.trim_start_matches("ggp:"),
+            config.seed
+        );
+        let rec = run_match(game, &id, &order, config, &mut rng);
+        let line = serde_json::to_string(&rec).map_err(|e| HostError::Io {
+            path: out.display().to_string(),
+            reason: e.to_string(),
+        })?;
+        writeln!(file, "{line}").map_err(io)?;
+        file.flush().map_err(io)?;
+        if progress {
+            let goals: Vec<String> = rec
+                .roles
+                .iter()
+                .zip(&rec.players)
+                .zip(&rec.goals)
+                .map(|((r, p), g)| format!("{r}={p}:{g}"))
+                .collect();
+            eprintln!(
+                "match {}/{matches} ({}): {} steps, {} error(s), {:.1} s, goals {}",
+                k + 1,
+                rec.match_id,
+                rec.moves.len(),
+                rec.errors.len(),
+                rec.seconds,
+                goals.join(" ")
+            );
+        }
+        records.push(rec);
+    }
+    Ok(records)
+}
