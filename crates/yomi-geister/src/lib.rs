@@ -38,10 +38,14 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod agents;
 pub mod error;
+pub mod estimate;
 pub mod notation;
 pub mod rules;
 pub mod tensor;
 
+pub use agents::registry;
 pub use error::PositionError;
+pub use estimate::{BluenessEstimator, EstimateAgent};
 pub use rules::{Dir, Geister, GeisterMove, GeisterState, Outcome, Setup, Variant, WinReason};

@@ -1,0 +1,243 @@
+//! Colour estimation for the hidden-colour game: the "blueness" estimator of the spec's §4
+//! (Suetsugu, GAT2018) and [`EstimateAgent`], which searches the estimated
+//! perfect-information position with any inner agent.
+//!
+//! # The estimator
+//! Every ghost keeps a blueness score, 0 at the start, updated after each of its owner's
+//! moves (never recomputed). "Contact count" is the number of the other player's ghosts on
+//! the four neighbouring squares; "row 1 or 2 as seen from us" are the two rows nearest to
+//! the estimating player's own back edge (where the moving ghost's exits are). For the ghost
+//! that moved, the first matching rule applies:
+//!
+//! | the moved ghost | update |
+//! |---|---|
+//! | moved forward, contact rose, and is now in row 1 or 2 | +2.5 |
+//! | moved forward and contact rose | −1.5 |
+//! | moved sideways and contact rose | −1.0 |
+//! | moved forward and contact went from ≥ 1 to 0 | +4.0 |
+//! | any other move that took contact from ≥ 1 to 0 | +1.5 |
+//! | contact stayed 0 and it is now in row 1 or 2 | +10.0 |
+//!
+//! and every other ghost of the mover that had contact ≥ 1 before the move (and so chose to
+//! stay) gets −1.2. Contact counts are taken before the move and after it. Scores follow
+//! their ghosts from square to square and vanish on capture. The estimate colours the
+//! `k` highest-scoring ghosts blue, where `k` is the number of the opponent's blues still on
+//! the board (4 minus the captured blues, which the captures revealed); ties are broken at
+//! random. Only what the estimating player observes is used: ghost positions, moves and the
+//! colour counts.
+//!
+//! Both players' ghosts are scored, so one estimator serves an agent in either seat.
+
+use yomi_core::{Agent, AgentError, Game, Played, Player, Rng};
+
+use crate::rules::{bits, Dir, Geister, GeisterMove, GeisterState};
+
+/// The score updates of the table above, named for tests and tuning.
+pub mod update {
+    /// Forward, contact rose, now in row 1 or 2.
+    pub const FORWARD_CONTACT_NEAR: f32 = 2.5;
+    /// Forward, contact rose.
+    pub const FORWARD_CONTACT: f32 = -1.5;
+    /// Sideways, contact rose.
+    pub const SIDEWAYS_CONTACT: f32 = -1.0;
+    /// Forward, contact went to 0.
+    pub const FORWARD_FREED: f32 = 4.0;
+    /// Any other move that took contact to 0.
+    pub const FREED: f32 = 1.5;
+    /// No contact before or after, now in row 1 or 2.
+    pub const FREE_NEAR: f32 = 10.0;
+    /// Had contact and stayed.
+    pub const STAYED_IN_CONTACT: f32 = -1.2;
+}
+
+/// Blueness scores of both players' ghosts, by square.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BluenessEstimator {
+    scores: [[f32; 36]; 2],
+    /// The state after the last move seen; a different `before` means a new game (or a
+    /// missed move) and restarts the scores.
+    last: Option<GeisterState>,
+}
+
+impl Default for BluenessEstimator {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl BluenessEstimator {
+    /// All scores 0.
+    pub fn new() -> Self {
+        BluenessEstimator {
+            scores: [[0.0; 36]; 2],
+            last: None,
+        }
+    }
+
+    /// The score of the ghost of `owner` on `sq` (0 for an empty square).
+    pub fn score(&self, owner: Player, sq: u8) -> f32 {
+        self.scores[owner.index()][sq as usize]
+    }
+
+    /// Forgets everything.
+    pub fn reset(&mut self) {
+        *self = Self::new();
+    }
+
+    /// Updates the scores for `mv`, played by `mover` from `before`.
+    pub fn observe_move(
+        &mut self,
+        game: &Geister,
+        before: &GeisterState,
+        mover: Player,
+        mv: GeisterMove,
+    ) {
+        if self.last.as_ref() != Some(before) {
+            self.reset();
+        }
+        let mut after = *before;
+        game.apply(&mut after, mv);
+        self.last = Some(after);
+        let GeisterMove::Step { from, dir } = mv else {
+            return;
+        };
+        let m = mover.index();
+        let them = mover.opponent();
+        let own_before = game.ghosts_of(before, mover);
+        let their_before = game.ghosts_of(before, them);
+        let their_after = game.ghosts_of(&after, them);
+        let contact = |sq: u8, theirs: u64| {
+            Dir::ALL
+                .iter()
+                .filter_map(|&d| game.neighbour(sq, d))
+                .filter(|&t| theirs >> t & 1 == 1)
+                .count()
+        };
+        // Ghosts that stayed in contact.
+        for sq in bits(own_before & !(1u64 << from)) {
+            if contact(sq, their_before) >= 1 {
+                self.scores[m][sq as usize] += update::STAYED_IN_CONTACT;
+            }
+        }
+        let mut score = self.scores[m][from as usize];
+        self.scores[m][from as usize] = 0.0;
+        let Some(to) = game.neighbour(from, dir) else {
+            return; // an escape: the game is over
+        };
+        // A capture removes the captured ghost's score.
+        self.scores[them.index()][to as usize] = 0.0;
+        let c0 = contact(from, their_before);
+        let c1 = contact(to, their_after);
+        let forward = dir == Geister::forward(mover);
+        let sideways = matches!(dir, Dir::East | Dir::West);
+        let (_, y) = game.coords(to);
+        // Rows counted from the estimating player's back edge (1 = that edge).
+        let row = if them.0 == 0 {
+            game.height() - y
+        } else {
+            y + 1
+        };
+        let near = row <= 2;
+        score += if forward && c1 > c0 && near {
+            update::FORWARD_CONTACT_NEAR
+        } else if forward && c1 > c0 {
+            update::FORWARD_CONTACT
+        } else if sideways && c1 > c0 {
+            update::SIDEWAYS_CONTACT
+        } else if forward && c0 >= 1 && c1 == 0 {
+            update::FORWARD_FREED
+        } else if c0 >= 1 && c1 == 0 {
+            update::FREED
+        } else if c0 == 0 && c1 == 0 && near {
+            update::FREE_NEAR
+        } else {
+            0.0
+        };
+        self.scores[m][to as usize] = score;
+    }
+
+    /// `state` with the colours of `observer`'s opponent replaced by the estimate: the
+    /// opponent's blues still on the board go to its highest-scoring ghosts (ties at random).
+    /// Uses only what `observer` sees of `state`.
+    pub fn estimate(
+        &self,
+        game: &Geister,
+        state: &GeisterState,
+        observer: Player,
+        rng: &mut Rng,
+    ) -> GeisterState {
+        let q = observer.opponent();
+        if !state.has_set_up(q) || game.is_terminal(state) {
+            return *state;
+        }
+        let on = state.blue(q) | state.red(q);
+        let blues = state.blue(q).count_ones() as usize;
+        let mut ghosts = [(0f32, 0u64, 0u8); 8];
+        let mut n = 0;
+        for sq in bits(on) {
+            ghosts[n] = (self.score(q, sq), rng.next_u64(), sq);
+            n += 1;
+        }
+        let ghosts = &mut ghosts[..n];
+        ghosts.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        let blue = ghosts[..blues].iter().fold(0u64, |m, g| m | 1 << g.2);
+        let mut s = *state;
+        s.blue[q.index()] = blue;
+        s.red[q.index()] = on & !blue;
+        s
+    }
+}
+
+/// An agent for the hidden-colour game that estimates the opponent's colours with a
+/// [`BluenessEstimator`] and lets an inner agent choose a move in the estimated position of
+/// the perfect-information game ([`Geister::perfect_view`]).
+///
+/// The inner agent is any `Agent<Geister>` (core's `mcts`, or a network search from
+/// `yomi-nn`): it only ever sees the perfect-information game and estimated states, through
+/// `select_move`.
+pub struct EstimateAgent {
+    inner: Box<dyn Agent<Geister>>,
+    estimator: BluenessEstimator,
+    rng: Rng,
+    name: String,
+}
+
+impl EstimateAgent {
+    /// An agent named `name` (its spec string) around `inner`; `seed` breaks score ties.
+    pub fn new(inner: Box<dyn Agent<Geister>>, name: String, seed: u64) -> Self {
+        EstimateAgent {
+            inner,
+            estimator: BluenessEstimator::new(),
+            rng: Rng::seed_from_u64(seed),
+            name,
+        }
+    }
+
+    /// The estimator (for inspection).
+    pub fn estimator(&self) -> &BluenessEstimator {
+        &self.estimator
+    }
+}
+
+impl Agent<Geister> for EstimateAgent {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn select_move(
+        &mut self,
+        game: &Geister,
+        state: &GeisterState,
+        player: Player,
+    ) -> Result<GeisterMove, AgentError> {
+        let estimated = self.estimator.estimate(game, state, player, &mut self.rng);
+        let perfect = game.perfect_view();
+        self.inner.select_move(&perfect, &estimated, player)
+    }
+
+    fn observe(&mut self, game: &Geister, before: &GeisterState, played: Played<'_, GeisterMove>) {
+        if let Played::Single(p, mv) = played {
+            self.estimator.observe_move(game, before, p, mv);
+        }
+    }
+}
