@@ -5,7 +5,7 @@
 //! `cargo run --release -p yomi-geister --example baseline -- geister-perfect mcts:iters=1000 random 100 [records.jsonl]`
 
 use yomi_core::arena::round_robin::RoundRobin;
-use yomi_core::arena::table::TableFormat;
+use yomi_core::arena::TableFormat;
 use yomi_geister::{registry, Geister};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
