@@ -5,7 +5,8 @@
 //! a transposition table of bounds keyed by the full position, and move ordering by
 //! empties left:
 //! - 1 empty: no move generation, the flip count decides ([`Solver`] `solve_1`);
-//! - 2 to 4 empties: the empties in parity order (squares of quadrants with an odd number
+//! - 2 empties: both squares, unrolled;
+//! - 3 and 4 empties: the empties in parity order (squares of quadrants with an odd number
 //!   of empties first), no table;
 //! - 5 to 6 empties: the legal moves in parity order;
 //! - 7 and more: fastest first (fewest replies for the opponent, corners counted double),
@@ -350,6 +351,11 @@ impl Solver {
         if n == 1 {
             return self.solve_1(p, o, empties.trailing_zeros());
         }
+        if n == 2 {
+            let x1 = empties.trailing_zeros();
+            let x2 = 63 - empties.leading_zeros();
+            return self.solve_2(p, o, alpha, beta, x1, x2);
+        }
         self.nodes += 1;
         let odd = odd_quadrants(empties);
         let mut best = -65;
@@ -386,6 +392,47 @@ impl Solver {
             if flips(o, p, sq) != 0 {
                 return -self.small(o, p, -beta, -alpha, empties, n);
             }
+        }
+        final_score(p, o)
+    }
+
+    /// Two empties `x1`, `x2`: unrolled, no parity (both squares are tried anyway).
+    #[inline]
+    fn solve_2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x1: u32, x2: u32) -> i32 {
+        self.nodes += 1;
+        let (b1, b2) = (1u64 << x1, 1u64 << x2);
+        let mut best = -65;
+        let f = flips(p, o, x1);
+        if f != 0 {
+            best = -self.solve_1(o & !f, p | f | b1, x2);
+            if best >= beta {
+                return best;
+            }
+        }
+        let f = flips(p, o, x2);
+        if f != 0 {
+            let v = -self.solve_1(o & !f, p | f | b2, x1);
+            return v.max(best);
+        }
+        if best > -65 {
+            return best;
+        }
+        // Pass: the opponent plays, and the value is still the side to move's.
+        let mut best = 65;
+        let f = flips(o, p, x1);
+        if f != 0 {
+            best = self.solve_1(p & !f, o | f | b1, x2);
+            if best <= alpha {
+                return best;
+            }
+        }
+        let f = flips(o, p, x2);
+        if f != 0 {
+            let v = self.solve_1(p & !f, o | f | b2, x1);
+            return v.min(best);
+        }
+        if best < 65 {
+            return best;
         }
         final_score(p, o)
     }
