@@ -837,6 +837,24 @@ impl Reasoner {
             .collect()
     }
 
+    /// Calls `f` with each true base proposition of `s` (an index into
+    /// [`Reasoner::base_terms`]), in ascending order, without allocating.
+    #[inline]
+    pub fn for_each_true_base(&self, s: &GdlState, mut f: impl FnMut(u32)) {
+        let n = self.base_terms.len();
+        for (w, &word) in s.bits[..self.base_words].iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let b = w * 64 + bits.trailing_zeros() as usize;
+                if b >= n {
+                    return;
+                }
+                f(b as u32);
+                bits &= bits - 1;
+            }
+        }
+    }
+
     /// True when `s` is terminal (or a role has no legal move).
     #[inline]
     pub fn is_terminal(&self, s: &GdlState) -> bool {
