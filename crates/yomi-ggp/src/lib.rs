@@ -36,6 +36,7 @@
 pub mod ast;
 pub mod bench;
 pub mod error;
+pub mod features;
 pub mod game;
 pub mod games;
 mod graph;
