@@ -54,9 +54,10 @@ pub mod update {
 #[derive(Clone, Debug, PartialEq)]
 pub struct BluenessEstimator {
     scores: [[f32; 36]; 2],
-    /// The state after the last move seen; a different `before` means a new game (or a
-    /// missed move) and restarts the scores.
-    last: Option<GeisterState>,
+    /// Where the ghosts stood after the last move seen (both players' occupancy and the
+    /// ply counter); a `before` that differs means a new game (or a missed move) and
+    /// restarts the scores. Colours are not compared: only what both players see counts.
+    last: Option<(u64, u64, u16)>,
 }
 
 impl Default for BluenessEstimator {
@@ -92,12 +93,19 @@ impl BluenessEstimator {
         mover: Player,
         mv: GeisterMove,
     ) {
-        if self.last.as_ref() != Some(before) {
+        let seen = |s: &GeisterState| {
+            (
+                game.ghosts_of(s, Player(0)),
+                game.ghosts_of(s, Player(1)),
+                s.plies(),
+            )
+        };
+        if self.last != Some(seen(before)) {
             self.reset();
         }
         let mut after = *before;
         game.apply(&mut after, mv);
-        self.last = Some(after);
+        self.last = Some(seen(&after));
         let GeisterMove::Step { from, dir } = mv else {
             return;
         };

@@ -42,7 +42,9 @@ pub mod agents;
 pub mod error;
 pub mod estimate;
 pub mod notation;
+pub mod protocol;
 pub mod rules;
+pub mod session;
 pub mod tensor;
 
 pub use agents::registry;

@@ -1,0 +1,241 @@
+//! The tournament protocol: byte-exact board strings and messages, and whole games through
+//! the yomi server over loopback (full game, garbled line, illegal move, disconnect,
+//! timeout).
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpStream;
+use std::thread;
+use std::time::Duration;
+
+use yomi_core::{Game, Player};
+use yomi_geister::protocol::{BoardString, ClientMsg, Place, ServerMsg, Table};
+use yomi_geister::session::{connect_and_play, ClientResult, Clock, Ending, Server};
+use yomi_geister::{registry, Dir, Geister, GeisterMove, Setup};
+
+const EXAMPLE: &str = "14R24R34R44R15B25B35B45B41u31u21u11u40u30u20u10u";
+
+#[test]
+fn the_spec_example_round_trips_byte_exactly() {
+    let b: BoardString = EXAMPLE.parse().unwrap();
+    assert_eq!(b.to_string(), EXAMPLE);
+    assert_eq!(b.own[0].place, Place::At(1, 4));
+    assert_eq!(b.own[0].is_red(), Some(true));
+    assert_eq!(b.own[7].place, Place::At(4, 5));
+    assert_eq!(b.theirs[0].place, Place::At(4, 1));
+    assert_eq!(b.theirs[0].is_red(), None);
+    // The server's table writes the same string for both seats after ABCD / ABCD.
+    let game = Geister::standard();
+    let mut t = Table::new(&game);
+    let abcd = GeisterMove::Setup(Setup::parse("ABCD").unwrap());
+    t.apply(&game, abcd);
+    t.apply(&game, abcd);
+    assert_eq!(t.board_string(Player(0), false).to_string(), EXAMPLE);
+    assert_eq!(t.board_string(Player(1), false).to_string(), EXAMPLE);
+    // Captured and escaped ghosts, revealed colours.
+    let s = "99r24R34R44R15B25B35B88B41u31u21u99b40u30u20u10u";
+    assert_eq!(s.parse::<BoardString>().unwrap().to_string(), s);
+    let msg = format!("MOV?{EXAMPLE}");
+    assert_eq!(msg.parse::<ServerMsg>().unwrap().to_string(), msg);
+    for m in ["SET?", "OK ", "OKR", "OKB", "NG "] {
+        assert_eq!(m.parse::<ServerMsg>().unwrap().to_string(), m);
+    }
+    for end in ["WON:", "LST:", "DRW:"] {
+        let m = format!("{end}{EXAMPLE}");
+        assert_eq!(m.parse::<ServerMsg>().unwrap().to_string(), m);
+    }
+}
+
+#[test]
+fn bad_board_strings_and_lines_are_errors() {
+    for bad in [
+        "",
+        &EXAMPLE[..47],
+        &format!("{EXAMPLE}u"),
+        "14R24R34R44R15B25B35B45B41u31u21u11u40u30u20u66u",
+        "14R24R34R44R15B25B35B45B41u31u21u11u40u30u20u10x",
+        "14u24R34R44R15B25B35B45B41u31u21u11u40u30u20u10u",
+        "14R14R34R44R15B25B35B45B41u31u21u11u40u30u20u10u",
+        "14R24R34R44R15B25B35B45B41u31u21u11u40u30u20u1\u{e9}",
+    ] {
+        assert!(bad.parse::<BoardString>().is_err(), "{bad:?}");
+    }
+    for bad in ["", "MOV?", "HELLO", "OKX", "WON:", "SET?x"] {
+        assert!(bad.parse::<ServerMsg>().is_err(), "{bad:?}");
+    }
+    for bad in [
+        "", "SET:ABC", "SET:ABCI", "SET:AABC", "SET:abcd", "MOV:A", "MOV:I,N", "MOV:A,X",
+        "MOV:AB,N", "mov:A,N",
+    ] {
+        assert!(bad.parse::<ClientMsg>().is_err(), "{bad:?}");
+    }
+    assert_eq!(
+        "MOV:C,NORTH".parse::<ClientMsg>().unwrap(),
+        ClientMsg::Move {
+            letter: 2,
+            dir: Dir::North
+        }
+    );
+    assert_eq!(
+        "MOV:C,NORTH".parse::<ClientMsg>().unwrap().to_string(),
+        "MOV:C,N"
+    );
+}
+
+fn server(clock: Clock) -> (Server, [u16; 2]) {
+    let s = Server::bind("127.0.0.1", 0, Geister::standard(), clock).unwrap();
+    let ports = s.ports().unwrap();
+    (s, ports)
+}
+
+fn yomi_client(port: u16, spec: &'static str, seed: u64) -> thread::JoinHandle<ClientResult> {
+    thread::spawn(move || {
+        let game = Geister::standard();
+        let mut agent = registry().build(&game, spec, seed).unwrap();
+        connect_and_play(("127.0.0.1", port), &game, agent.as_mut(), |_| {}).unwrap()
+    })
+}
+
+#[test]
+fn two_yomi_clients_play_a_full_game_through_the_server() {
+    let (srv, ports) = server(Clock::default());
+    let a = yomi_client(ports[0], "estimate:iters=30", 1);
+    let b = yomi_client(ports[1], "mcts:iters=30,dets=2", 2);
+    let mut lines = Vec::new();
+    let report = srv.play_one(|l| lines.push(l.to_string())).unwrap();
+    let (ra, rb) = (a.join().unwrap(), b.join().unwrap());
+    assert!(matches!(report.ending, Ending::Rules(_)), "{report:?}");
+    assert!(report.plies > 0 && report.moves.len() == report.plies as usize + 2);
+    // Both clients agree with the server.
+    match report.ending.winner() {
+        Some(Player(0)) => {
+            assert!(matches!(ra, ClientResult::Won(_)) && matches!(rb, ClientResult::Lost(_)))
+        }
+        Some(_) => {
+            assert!(matches!(ra, ClientResult::Lost(_)) && matches!(rb, ClientResult::Won(_)))
+        }
+        None => {
+            assert!(matches!(ra, ClientResult::Draw(_)) && matches!(rb, ClientResult::Draw(_)))
+        }
+    }
+    // The final board shows every colour.
+    let (ClientResult::Won(b) | ClientResult::Lost(b) | ClientResult::Draw(b)) = ra;
+    assert!(b.theirs.iter().all(|e| e.is_red().is_some()));
+    // Replaying the server's moves gives the same outcome.
+    let game = Geister::standard();
+    let mut s = game.initial_state();
+    for m in &report.moves {
+        let mv = game.parse_move(&s, m).unwrap();
+        game.play(&mut s, mv).unwrap();
+    }
+    assert_eq!(Ending::Rules(s.outcome()), report.ending);
+    assert!(lines.iter().any(|l| l.starts_with("1< MOV:")));
+}
+
+/// A scripted client: answers each server line by `answer`, until it returns `None`
+/// (then it hangs up) or the game ends.
+fn raw_client(port: u16, answer: fn(&str) -> Option<String>) -> thread::JoinHandle<Vec<String>> {
+    thread::spawn(move || {
+        let stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        let mut w = stream.try_clone().unwrap();
+        let mut r = BufReader::new(stream);
+        let mut got = Vec::new();
+        loop {
+            let mut line = String::new();
+            if r.read_line(&mut line).unwrap_or(0) == 0 {
+                break;
+            }
+            assert!(line.ends_with("\r\n"), "{line:?}");
+            let line = line.trim_end_matches("\r\n").to_string();
+            got.push(line.clone());
+            if ["WON:", "LST:", "DRW:"].iter().any(|p| line.starts_with(p)) {
+                break;
+            }
+            if line.starts_with("OK") {
+                continue;
+            }
+            match answer(&line) {
+                Some(a) => w.write_all(format!("{a}\r\n").as_bytes()).unwrap(),
+                None => break,
+            }
+        }
+        got
+    })
+}
+
+#[test]
+fn a_garbled_line_loses_and_the_server_goes_on() {
+    let (srv, ports) = server(Clock::default());
+    let bad = raw_client(ports[0], |_| Some("HELLO".into()));
+    let good = yomi_client(ports[1], "random", 3);
+    let report = srv.play_one(|_| {}).unwrap();
+    assert_eq!(
+        report.ending,
+        Ending::Garbled {
+            loser: Player(0),
+            line: "HELLO".into()
+        }
+    );
+    assert!(matches!(good.join().unwrap(), ClientResult::Won(_)));
+    let got = bad.join().unwrap();
+    assert_eq!(got[0], "SET?");
+    assert_eq!(got[1], "NG ");
+    assert!(got[2].starts_with("LST:"));
+}
+
+#[test]
+fn an_illegal_move_loses() {
+    let (srv, ports) = server(Clock::default());
+    // Ghost A (1,4) south runs into the player's own ghost E (1,5).
+    let bad = raw_client(ports[0], |l| {
+        Some(if l == "SET?" { "SET:ABCD" } else { "MOV:A,S" }.into())
+    });
+    let good = yomi_client(ports[1], "random", 4);
+    let report = srv.play_one(|_| {}).unwrap();
+    assert_eq!(
+        report.ending,
+        Ending::Illegal {
+            loser: Player(0),
+            line: "MOV:A,S".into()
+        }
+    );
+    assert!(matches!(good.join().unwrap(), ClientResult::Won(_)));
+    let got = bad.join().unwrap();
+    assert_eq!(&got[..2], ["SET?", "OK "]);
+    assert!(got[2].starts_with("MOV?"));
+    assert_eq!(got[3], "NG ");
+    assert!(got[4].starts_with("LST:"));
+}
+
+#[test]
+fn a_disconnect_loses() {
+    let (srv, ports) = server(Clock::default());
+    let good = yomi_client(ports[0], "random", 5);
+    let bad = raw_client(ports[1], |_| None);
+    let report = srv.play_one(|_| {}).unwrap();
+    assert_eq!(report.ending, Ending::Disconnected { loser: Player(1) });
+    assert!(matches!(good.join().unwrap(), ClientResult::Won(_)));
+    bad.join().unwrap();
+}
+
+#[test]
+fn running_out_of_time_loses() {
+    let clock = Clock {
+        main: Duration::ZERO,
+        per_move: Duration::from_millis(300),
+    };
+    let (srv, ports) = server(clock);
+    let good = yomi_client(ports[0], "random", 6);
+    // Answers the set-up, then sleeps on its first move.
+    let slow = raw_client(ports[1], |l| {
+        if l == "SET?" {
+            Some("SET:EFGH".into())
+        } else {
+            thread::sleep(Duration::from_millis(800));
+            Some("MOV:A,N".into())
+        }
+    });
+    let report = srv.play_one(|_| {}).unwrap();
+    assert_eq!(report.ending, Ending::Timeout { loser: Player(1) });
+    assert!(matches!(good.join().unwrap(), ClientResult::Won(_)));
+    slow.join().unwrap();
+}
