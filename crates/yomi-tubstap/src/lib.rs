@@ -39,7 +39,7 @@ pub mod state;
 pub use eval::{g, HpEvaluator};
 pub use game::{team_name, Tubstap};
 pub use map::{MapError, TbsMap, UnitPlacement};
-pub use policy::{AttackFirst, TurnRollout};
+pub use policy::AttackFirst;
 pub use registry::registry;
 pub use rules::{combat, damage, Terrain, UnitKind};
 pub use state::{TbsMove, TbsState, UnitAction, UnitState};

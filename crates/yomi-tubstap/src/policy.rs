@@ -1,9 +1,9 @@
-//! The paper's simulation policy (for every method) and playouts cut off after a number of
-//! side-turns.
+//! The paper's simulation policy (for every method) and DLMC's fixed-length simulations.
+//! Tree searches that cut playouts after a number of side-turns use core's `Rollout` with
+//! `Cutoff::player_turns`.
 
-use yomi_core::search::mcts::{LeafEvaluator, PlayoutPolicy};
-use yomi_core::search::Evaluator;
-use yomi_core::{Rewards, Rng};
+use yomi_core::search::mcts::PlayoutPolicy;
+use yomi_core::Rng;
 
 use crate::game::Tubstap;
 use crate::map::MAX_UNITS;
@@ -91,34 +91,5 @@ pub fn play_turns<P: PlayoutPolicy<Tubstap>>(
             Some(mv) => yomi_core::Game::apply(game, state, mv),
             None => return,
         }
-    }
-}
-
-/// A core [`LeafEvaluator`] that plays `policy` for `turns` side-turns (not unit actions,
-/// which is what core's `Rollout` cut-off counts) and then asks `evaluator`.
-#[derive(Clone)]
-pub struct TurnRollout<P, E> {
-    /// The move chooser.
-    pub policy: P,
-    /// Side-turns to play before evaluating.
-    pub turns: u32,
-    /// The evaluation at the cut-off.
-    pub evaluator: E,
-}
-
-impl<P, E> LeafEvaluator<Tubstap> for TurnRollout<P, E>
-where
-    P: PlayoutPolicy<Tubstap>,
-    E: Evaluator<Tubstap> + Clone + Send,
-{
-    fn evaluate(
-        &mut self,
-        game: &Tubstap,
-        state: &mut TbsState,
-        rng: &mut Rng,
-        buf: &mut Vec<TbsMove>,
-    ) -> Rewards {
-        play_turns(game, state, &mut self.policy, self.turns, rng, buf);
-        self.evaluator.evaluate(game, state)
     }
 }
