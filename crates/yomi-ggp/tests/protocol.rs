@@ -11,7 +11,14 @@ use yomi_ggp::http::{post, HttpError};
 use yomi_ggp::player::{PlayerConfig, PlayerServer};
 use yomi_ggp::{games, GdlGame};
 
+type Shared = std::sync::Arc<std::sync::Mutex<yomi_ggp::player::GgpPlayer>>;
+
 fn player(agent: &str, max_request_bytes: usize) -> (String, impl Fn()) {
+    let (addr, stop, _) = player_with_stats(agent, max_request_bytes);
+    (addr, stop)
+}
+
+fn player_with_stats(agent: &str, max_request_bytes: usize) -> (String, impl Fn(), Shared) {
     let config = PlayerConfig {
         agent: agent.into(),
         margin: 0.1,
@@ -21,8 +28,9 @@ fn player(agent: &str, max_request_bytes: usize) -> (String, impl Fn()) {
     let server = PlayerServer::bind(config, "127.0.0.1:0").unwrap();
     let addr = server.local_addr().unwrap().to_string();
     let stop = server.stopper();
+    let shared = server.player();
     server.spawn(false);
-    (addr, stop)
+    (addr, stop, shared)
 }
 
 fn quick() -> HostConfig {
@@ -38,8 +46,8 @@ fn quick() -> HostConfig {
 #[test]
 fn full_match_between_two_yomi_players_over_http() {
     let game = games::shipped("tictactoe").unwrap();
-    let (a, stop_a) = player("mcts", 1 << 20);
-    let (b, stop_b) = player("mcts:c=1", 1 << 20);
+    let (a, stop_a, stats_a) = player_with_stats("mcts", 1 << 20);
+    let (b, stop_b, stats_b) = player_with_stats("mcts:c=1", 1 << 20);
     let dir = std::env::temp_dir().join(format!("yomi-ggp-host-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("matches.jsonl");
@@ -78,6 +86,13 @@ fn full_match_between_two_yomi_players_over_http() {
         serde_json::from_str(text.lines().next().unwrap()).unwrap();
     assert_eq!(back, records[0]);
     std::fs::remove_dir_all(&dir).ok();
+    // The moves came from the searches, not from the fallback (a loaded machine may make
+    // a search late now and then).
+    for stats in [stats_a, stats_b] {
+        let s = stats.lock().unwrap().stats;
+        assert_eq!(s.matches, 2);
+        assert!(s.searched > 2 * s.fallbacks, "{s:?}");
+    }
     stop_a();
     stop_b();
 }

@@ -1,7 +1,8 @@
 //! General Game Playing: any GDL rule sheet is a game of the list as `ggp:<file.kif>` (or
 //! `ggp:tictactoe`, `ggp:connect4`, the rule sheets yomi-ggp ships), so `play`, `match`,
 //! `agents` and `bench` take it; `yomi ggp check <file.kif>` validates a rule sheet and plays
-//! random games on it.
+//! random games on it; `yomi ggp player` serves the GGP match protocol over HTTP and
+//! `yomi ggp host` runs matches between such players.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -29,6 +30,74 @@ pub enum GgpCommand {
         after_help = "Examples:\n  yomi ggp check games/nim.kif\n  yomi ggp check ticTacToe.kif --games 1000 --time 3"
     )]
     Check(CheckArgs),
+    /// Play GGP matches over HTTP (the Stanford / ggp-base match protocol): a game server
+    /// POSTs start, play, stop, abort and info messages; each move is searched until the
+    /// play clock minus the margin, and a legal move always goes back.
+    #[command(
+        after_help = "Examples:\n  yomi ggp player --port 9147\n  yomi ggp player --port 9147 --agent mcts:c=0.7 --margin 1"
+    )]
+    Player(PlayerArgs),
+    /// Run matches between GGP players over HTTP and append one JSON record per match.
+    #[command(
+        after_help = "Example:\n  yomi ggp host --game ggp:tictactoe --player 127.0.0.1:9147 --player 127.0.0.1:9148 \\\n      --startclock 10 --playclock 2 --matches 4 --out matches.jsonl"
+    )]
+    Host(HostArgs),
+}
+
+/// Arguments of `yomi ggp player`.
+#[derive(Args, Debug)]
+pub struct PlayerArgs {
+    /// TCP port to listen on.
+    #[arg(long, default_value_t = 9147)]
+    pub port: u16,
+    /// Address to listen on.
+    #[arg(long, default_value = "0.0.0.0")]
+    pub bind: String,
+    /// The agent (see `yomi agents ggp:tictactoe`); for mcts the time per move is set from
+    /// the play clock.
+    #[arg(long, default_value = "mcts")]
+    pub agent: String,
+    /// Seconds kept free on both clocks (at most half of a clock).
+    #[arg(long, default_value_t = 0.5)]
+    pub margin: f64,
+    /// The name answered to (info).
+    #[arg(long, default_value = "yomi")]
+    pub name: String,
+    /// Seed of the agent.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print one line per message on stderr.
+    #[arg(long)]
+    pub verbose: bool,
+}
+
+/// Arguments of `yomi ggp host`.
+#[derive(Args, Debug)]
+pub struct HostArgs {
+    /// The rule sheet: a file, or a shipped game as ggp:NAME.
+    #[arg(long)]
+    pub game: String,
+    /// A player's HOST:PORT, once per role (role order of the rule sheet).
+    #[arg(long = "player", required = true)]
+    pub players: Vec<String>,
+    /// Start clock, seconds.
+    #[arg(long, default_value_t = 10.0)]
+    pub startclock: f64,
+    /// Play clock, seconds.
+    #[arg(long, default_value_t = 5.0)]
+    pub playclock: f64,
+    /// Extra seconds allowed for the network on each request.
+    #[arg(long, default_value_t = 1.0)]
+    pub grace: f64,
+    /// Matches to run; match k gives role r to player (r + k) mod n.
+    #[arg(long, default_value_t = 1)]
+    pub matches: usize,
+    /// File the match records are appended to (one JSON object a line).
+    #[arg(long, default_value = "matches.jsonl")]
+    pub out: PathBuf,
+    /// Seed of the substitute random moves.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }
 
 /// Arguments of `yomi ggp check`.
@@ -101,7 +170,68 @@ fn load(path: &Path) -> Result<GdlGame, String> {
 pub fn run(args: GgpArgs) -> anyhow::Result<()> {
     match args.command {
         GgpCommand::Check(a) => check(&a),
+        GgpCommand::Player(a) => player(&a),
+        GgpCommand::Host(a) => host(&a),
     }
+}
+
+fn seconds(name: &str, v: f64) -> anyhow::Result<f64> {
+    if v.is_finite() && v >= 0.0 {
+        Ok(v)
+    } else {
+        Err(usage(format!("{name} {v} is not a number of seconds")))
+    }
+}
+
+fn player(a: &PlayerArgs) -> anyhow::Result<()> {
+    let config = yomi_ggp::player::PlayerConfig {
+        name: a.name.clone(),
+        agent: a.agent.clone(),
+        margin: seconds("--margin", a.margin)?,
+        seed: a.seed,
+        ..Default::default()
+    };
+    // Check the agent spec now rather than at the first match.
+    let probe = games::shipped("tictactoe").map_err(|e| anyhow::anyhow!("{e}"))?;
+    yomi_ggp::registry()
+        .validate(&probe, &a.agent)
+        .map_err(|e| usage(e.to_string()))?;
+    let addr = format!("{}:{}", a.bind, a.port);
+    let server = yomi_ggp::player::PlayerServer::bind(config, &addr)?;
+    eprintln!(
+        "ggp player {} ({}) listening on {}",
+        a.name,
+        a.agent,
+        server.local_addr().map_or(addr.clone(), |s| s.to_string())
+    );
+    server.run(a.verbose);
+    Ok(())
+}
+
+fn host(a: &HostArgs) -> anyhow::Result<()> {
+    let game = if a.game.to_ascii_lowercase().starts_with("ggp:") {
+        game_from_name(&a.game).map_err(|e| anyhow::anyhow!(e))?
+    } else {
+        game_from_name(&format!("ggp:{}", a.game)).map_err(|e| anyhow::anyhow!(e))?
+    }
+    .ok_or_else(|| usage(format!("{} is not a rule sheet", a.game)))?;
+    let config = yomi_ggp::host::HostConfig {
+        start_clock: seconds("--startclock", a.startclock)?,
+        play_clock: seconds("--playclock", a.playclock)?,
+        grace: Duration::from_secs_f64(seconds("--grace", a.grace)?),
+        seed: a.seed,
+        ..Default::default()
+    };
+    let records = yomi_ggp::host::run_matches(&game, &a.players, a.matches, &config, &a.out, true)
+        .map_err(|e| anyhow::anyhow!(e))?;
+    let errors: usize = records.iter().map(|r| r.errors.len()).sum();
+    println!(
+        "{} match(es) of {} written to {} ({errors} player error(s))",
+        records.len(),
+        game.facts().name,
+        a.out.display()
+    );
+    Ok(())
 }
 
 fn check(a: &CheckArgs) -> anyhow::Result<()> {
