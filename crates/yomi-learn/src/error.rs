@@ -31,6 +31,9 @@ pub enum LearnError {
     /// method).
     #[error("{0}")]
     Config(String),
+    /// A round robin could not run.
+    #[error("matches: {0}")]
+    Arena(#[from] yomi_core::arena::ArenaError),
     /// Drawing a plot failed.
     #[error("plot {}: {reason}", path.display())]
     Plot {

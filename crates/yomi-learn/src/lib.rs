@@ -9,7 +9,11 @@
 //!   search ([`PolicyScorer`] is a core `MoveScorer`; [`softmax_rollout`] a core leaf
 //!   evaluator);
 //! - [`algorithms`]: AL, SB (Algorithm 1) and AL+SB (Algorithm 2) ([`Trainer`]);
-//! - [`eval`]: the paper's CR and MSE on test states.
+//! - [`eval`]: the paper's CR and MSE on test states;
+//! - [`data`]: training data (distinct random states labelled by core's UCT), resumable JSONL;
+//! - [`train`]: the training run with CR / MSE curves as CSV, [`plot`]: the curves as PNG;
+//! - [`agents`]: players using a policy (Direct, Simple-MC, UCT on core's searches);
+//! - [`experiment`]: the experiment file and the paper's table 3.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -39,12 +43,17 @@
 #![warn(missing_docs)]
 #![cfg_attr(doctest, doc = include_str!("../README.md"))]
 
+pub mod agents;
 pub mod algorithms;
+pub mod data;
 pub mod error;
 pub mod eval;
+pub mod experiment;
 pub mod features;
+pub mod plot;
 pub mod policy;
 pub mod testing;
+pub mod train;
 
 pub use algorithms::{GradientSign, LearnParams, Method, Sample, Trainer};
 pub use error::LearnError;

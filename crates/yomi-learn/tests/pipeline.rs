@@ -1,0 +1,151 @@
+//! The whole experiment at toy size on core's Nim: data (resumable), training curves (resumable),
+//! plots, the round robin of the four players for each play method, and the report.
+
+use std::io::Write;
+
+use yomi_core::testing::Nim;
+use yomi_learn::data::{decode, generate, read_data, DataConfig};
+use yomi_learn::experiment::{report, run_matches, Experiment};
+use yomi_learn::train::{read_curve, train};
+use yomi_learn::{LearnError, Method};
+
+fn experiment(dir: &std::path::Path, iterations: usize) -> Experiment {
+    let text = format!(
+        r#"
+game = "nim"
+title = "Nim 12"
+[data]
+file = "{d}/data.jsonl"
+states = 16
+iterations = 400
+seed = 3
+[train]
+out = "{d}/out"
+train = 10
+test = 6
+iterations = {iterations}
+eval_simulations = 20
+seed = 5
+[train.params]
+m = 10
+n = 10
+[matches]
+games = 4
+sims = 4
+seed = 9
+threads = 2
+[matches.paper]
+direct = [224100, 199050, 224775, 102075]
+simple-mc = [193800, 278400, 175950, 101850]
+uct = [187350, 259575, 215850, 87225]
+"#,
+        d = dir.display()
+    );
+    toml::from_str(&text).unwrap()
+}
+
+#[test]
+fn data_train_matches_report_and_resume() {
+    let game = Nim::new(12);
+    let dir = tempfile::tempdir().unwrap();
+    let exp = experiment(dir.path(), 2);
+    let cfg: DataConfig = exp.data.config();
+    let data = generate(&game, &cfg, &exp.data.file, true).unwrap();
+    assert_eq!(data.len(), 16);
+    let mut distinct: Vec<&str> = data.iter().map(|r| r.state.as_str()).collect();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 16, "states are distinct");
+    // Labels from 400 UCT iterations: from 5, 6 or 7 stones the winning move leaves 4.
+    for r in &data {
+        let stones: u32 = r.state.split(' ').next().unwrap().parse().unwrap();
+        if (5..=7).contains(&stones) {
+            assert_eq!(r.best, (stones - 4).to_string(), "{r:?}");
+            assert!(r.value > 0.5, "{r:?}");
+        }
+    }
+    // Resume: a partial last line is cut off and nothing is searched again.
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&exp.data.file)
+        .unwrap();
+    f.write_all(b"{\"index\": 99, \"sta").unwrap();
+    drop(f);
+    let again = generate(&game, &cfg, &exp.data.file, true).unwrap();
+    assert_eq!(again, data);
+    assert_eq!(read_data(&exp.data.file).unwrap().1, data);
+    // Another seed on the same file is refused.
+    let other = DataConfig {
+        seed: 4,
+        ..cfg.clone()
+    };
+    assert!(matches!(
+        generate(&game, &other, &exp.data.file, true),
+        Err(LearnError::BadFile { .. })
+    ));
+
+    let samples: Vec<_> = data.iter().map(|r| decode(&game, r).unwrap()).collect();
+    let curves = train(&game, "nim", &exp.train, &samples, true).unwrap();
+    assert_eq!(curves.len(), 3);
+    assert!(curves.iter().all(|c| c.points.len() == 3));
+    // Iteration 0 is the uniform policy for every method (common random numbers).
+    assert!(curves
+        .iter()
+        .all(|c| c.points[0].cr == curves[0].points[0].cr));
+    for f in [
+        "training.csv",
+        "cr.png",
+        "mse.png",
+        "plots.txt",
+        "train-al.csv",
+        "al-iter2.weights.json",
+    ] {
+        assert!(exp.train.out.join(f).exists(), "{f}");
+    }
+    assert!(!exp.train.out.join("al-iter1.weights.json").exists());
+    // Resume to 3 iterations: the first rows are kept, one is added.
+    let exp3 = experiment(dir.path(), 3);
+    let curves3 = train(&game, "nim", &exp3.train, &samples, true).unwrap();
+    for (a, b) in curves.iter().zip(&curves3) {
+        assert_eq!(&b.points[..3], &a.points[..]);
+        assert_eq!(b.points.len(), 4);
+    }
+    assert_eq!(read_curve(&exp3.train.out, Method::Sb).unwrap().len(), 4);
+
+    let plays = run_matches(&game, "nim", &exp3, true).unwrap();
+    assert_eq!(plays.len(), 3);
+    for p in &plays {
+        // 4 games per pairing, 3 pairings per player; 100 points per game shared out.
+        assert_eq!(p.games_each, [12; 4]);
+        assert_eq!(p.totals.iter().sum::<f64>(), 100.0 * 4.0 * 6.0);
+    }
+    let md = report(&exp3, &curves3, &plays, "yomi learn experiment nim.toml");
+    assert!(
+        md.contains("| simple-mc |") && md.contains("224100 (896)"),
+        "{md}"
+    );
+    // Matches resume from their records: a second run plays nothing new.
+    let again = run_matches(&game, "nim", &exp3, true).unwrap();
+    assert_eq!(again[0].result.played, 0);
+    assert_eq!(again[0].totals, plays[0].totals);
+}
+
+#[test]
+fn bad_experiment_files_are_typed_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("e.toml");
+    std::fs::write(
+        &path,
+        "game = \"nim\"\n[data]\nfile = \"x\"\nstates = 3\nbogus = 1\n",
+    )
+    .unwrap();
+    assert!(matches!(
+        yomi_learn::experiment::read_experiment(&path),
+        Err(LearnError::BadFile { .. })
+    ));
+    std::fs::write(dir.path().join("d.jsonl"), "{\"yomi_learn_data\":1}\n").unwrap();
+    assert!(matches!(
+        read_data(&dir.path().join("d.jsonl")),
+        Err(LearnError::BadFile { .. })
+    ));
+}
