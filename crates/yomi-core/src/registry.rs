@@ -12,6 +12,7 @@ use crate::agent::{Agent, HumanAgent, RandomAgent};
 use crate::game::Game;
 use crate::search::alphabeta::AlphaBetaAgent;
 use crate::search::flatmc::FlatMcAgent;
+use crate::search::mcts::adaptive::{Adaptive, AdaptiveConfig, MoveChoice};
 use crate::search::mcts::{
     AnyExpander, AnyPolicy, AnySelection, ChildEvaluation, Cutoff, CutoffUnit, EpsilonGreedy,
     EvalScorer, FinalMove, Mcts, MctsAgent, MctsParams, MoveScorer, NoExpander, Puct, Rollout,
@@ -248,17 +249,27 @@ pub const MCTS_PARAMS: &[ParamDoc] = &[
     ParamDoc {
         key: "playout",
         default: "uniform",
-        help: "uniform | egreedy | softmax | greedy (moves scored by eval)",
+        help: "uniform | egreedy | softmax | greedy (moves scored by eval) | mast | nst | lgr (adaptive, learned during the search)",
     },
     ParamDoc {
         key: "eps",
         default: "0.1",
-        help: "random-move probability for playout=egreedy",
+        help: "random-move probability for playout=egreedy; given with mast or nst, they pick epsilon-greedily instead of by Gibbs sampling",
     },
     ParamDoc {
         key: "temp",
         default: "1",
-        help: "softmax temperature for playout=softmax",
+        help: "softmax temperature for playout=softmax; Gibbs temperature for mast and nst on [0,1] rewards (default there 0.1)",
+    },
+    ParamDoc {
+        key: "ngram",
+        default: "3",
+        help: "longest n-gram for playout=nst (1-3)",
+    },
+    ParamDoc {
+        key: "decay",
+        default: "0.2",
+        help: "fraction of the mast / nst statistics kept from one search to the next (0 clears)",
     },
     ParamDoc {
         key: "cutoff",
@@ -367,6 +378,7 @@ struct MctsChoice<G: Game> {
     policy: AnyPolicy<G>,
     cutoff: Option<Cutoff<G>>,
     expander: AnyExpander<G>,
+    adaptive: Option<AdaptiveConfig>,
 }
 
 fn read_mcts<G: Game>(
@@ -415,8 +427,28 @@ fn read_mcts<G: Game>(
     if !(0.0..=1.0).contains(&eps) {
         return Err(p.bad("eps", &eps.to_string(), "a probability in [0, 1]"));
     }
-    let temp: f64 = p.get("temp", 1.0, "a positive number")?;
+    let eps_given = p.raw("eps").is_some();
+    let adaptive_playout = matches!(p.raw("playout"), Some("mast" | "nst"));
+    let temp: f64 = p.get(
+        "temp",
+        if adaptive_playout { 0.1 } else { 1.0 },
+        "a positive number",
+    )?;
     positive(p, "temp", temp, &temp.to_string())?;
+    let ngram: usize = p.get("ngram", 3, "1, 2 or 3")?;
+    if !(1..=3).contains(&ngram) {
+        return Err(p.bad("ngram", &ngram.to_string(), "1, 2 or 3"));
+    }
+    let decay: f64 = p.get("decay", 0.2, "a fraction in [0, 1]")?;
+    if !(0.0..=1.0).contains(&decay) {
+        return Err(p.bad("decay", &decay.to_string(), "a fraction in [0, 1]"));
+    }
+    let choice = if eps_given {
+        MoveChoice::EpsilonGreedy { epsilon: eps }
+    } else {
+        MoveChoice::Gibbs { temperature: temp }
+    };
+    let mut adaptive = None;
     let scorer: Arc<dyn MoveScorer<G>> = Arc::new(EvalScorer(eval.clone()));
     let policy = match p.raw("playout").unwrap_or("uniform") {
         "uniform" => AnyPolicy::Uniform,
@@ -432,9 +464,35 @@ fn read_mcts<G: Game>(
             temperature: temp,
             scorer,
         }),
-        other => return Err(p.bad("playout", other, "uniform, egreedy, softmax or greedy")),
+        kind @ ("mast" | "nst" | "lgr") => {
+            let base = match kind {
+                "mast" => AdaptiveConfig::mast(temp),
+                "nst" => AdaptiveConfig::nst(ngram, eps),
+                _ => AdaptiveConfig::lgr(),
+            };
+            adaptive = Some(AdaptiveConfig {
+                choice: if kind == "lgr" { base.choice } else { choice },
+                decay,
+                ..base
+            });
+            AnyPolicy::Uniform
+        }
+        other => {
+            return Err(p.bad(
+                "playout",
+                other,
+                "uniform, egreedy, softmax, greedy, mast, nst or lgr",
+            ))
+        }
     };
     let cutoff: Option<u32> = p.get_opt("cutoff", "a number of moves or turns")?;
+    if let (Some(c), Some(_)) = (cutoff, adaptive) {
+        return Err(p.bad(
+            "cutoff",
+            &c.to_string(),
+            "no cut-off with adaptive playouts (mast, nst, lgr play to the end)",
+        ));
+    }
     let cut_unit = match p.raw("cutunit").unwrap_or("moves") {
         "moves" => CutoffUnit::Moves,
         "turns" => CutoffUnit::PlayerTurns,
@@ -498,6 +556,7 @@ fn read_mcts<G: Game>(
             evaluator: eval,
         }),
         expander,
+        adaptive,
     })
 }
 
@@ -526,7 +585,10 @@ fn register_core<G: Game>(r: &mut AgentRegistry<G>) {
                 && matches!(c.policy, AnyPolicy::Uniform)
                 && matches!(c.expander, AnyExpander::None);
             // Plain UCT gets the monomorphised fast path; other combinations dispatch at run time.
-            if plain {
+            if let Some(a) = c.adaptive {
+                let leaf = Adaptive::new(a);
+                Ok(Box::new(MctsAgent::new(Mcts::new(c.params, c.selection, leaf, c.expander, seed), name)))
+            } else if plain {
                 let AnySelection::Ucb1(sel) = c.selection else { unreachable!() };
                 let leaf = Rollout { policy: Uniform, cutoff: c.cutoff };
                 Ok(Box::new(MctsAgent::new(Mcts::new(c.params, sel, leaf, NoExpander, seed), name)))
@@ -604,6 +666,11 @@ mod tests {
             "mcts:final=boltzmann,ftemp=0.5",
             "mcts:time=0.01,threads=2",
             "mcts:select=puct,expand=0,dirichlet=0.5,noise=0.3",
+            "mcts:playout=mast",
+            "mcts:playout=mast,temp=0.2,decay=0",
+            "mcts:playout=mast,eps=0.4",
+            "mcts:playout=nst,ngram=2,eps=0.4",
+            "mcts:playout=lgr,iters=50",
         ] {
             let a = reg
                 .build(&g, spec, 1)
@@ -635,6 +702,15 @@ mod tests {
             .to_string();
         assert!(e.contains("neutral"), "{e}");
         assert!(reg.build(&g, "mcts:iters=0", 1).is_err());
+        assert!(reg.build(&g, "mcts:playout=nst,ngram=4", 1).is_err());
+        assert!(reg.build(&g, "mcts:playout=mast,cutoff=3", 1).is_err());
+        assert!(reg.build(&g, "mcts:playout=mast,decay=2", 1).is_err());
+        let e = reg
+            .build(&g, "mcts:playout=mest", 1)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("mast, nst or lgr"), "{e}");
         assert!(reg.build(&g, "mcts:dirichlet=-1", 1).is_err());
         assert!(reg.build(&g, "mcts:dirichlet=0.3,noise=2", 1).is_err());
         assert!(reg.build(&g, "flatmc:n=-3", 1).is_err());

@@ -6,6 +6,7 @@
 //! - selection rules (UCB1, UCB with an evaluation term, PUCT): [`select`];
 //! - expansion (priors, child evaluations, candidate order): [`expand`];
 //! - leaf evaluation (playout policies, cut-off, any evaluator): [`playout`];
+//! - adaptive playouts (MAST, NST, last good reply): [`adaptive`];
 //! - the tree arrays and subtree extraction for tree reuse: `tree`;
 //! - results and the final move: [`results`].
 //!
@@ -47,6 +48,7 @@
 //! assert_eq!(result.choose(Default::default(), &mut yomi_core::Rng::seed_from_u64(0)), Some(3));
 //! ```
 
+pub mod adaptive;
 pub mod agent;
 pub mod expand;
 pub mod params;
