@@ -1,0 +1,192 @@
+//! `yomi geister ...`: the Geister tournament protocol (GAT / GPW servers): a referee
+//! server and a client that plays any yomi agent. Geister itself is in the game list as
+//! `geister` (hidden colours), `geister-perfect` and `geister-mini`, so `play`, `match`,
+//! `tournament`, `agents` and `bench` take it too.
+
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::{Args, Subcommand};
+use yomi_geister::session::{connect_and_play, ClientResult, Clock, Ending, Server};
+use yomi_geister::{registry, Geister};
+
+use crate::error::usage;
+
+/// Arguments of `yomi geister`.
+#[derive(Args, Debug)]
+pub struct GeisterArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: GeisterCommand,
+}
+
+/// The Geister commands.
+#[derive(Subcommand, Debug)]
+pub enum GeisterCommand {
+    /// Referee games between two clients: the first player connects to --port, the second
+    /// to --port + 1.
+    #[command(
+        long_about = "Listen on --port (first player) and --port + 1 (second player) and \
+                      referee --games games with the tournament's messages (SET?, MOV?, \
+                      OK/OKR/OKB/NG, WON:/LST:/DRW:), clocks and judgement: a garbled line, an \
+                      illegal set-up or move, a timeout or a disconnect loses. One line per \
+                      game goes to stdout; --verbose shows every message on stderr.",
+        after_help = "Examples:\n  \
+                      yomi geister server\n  \
+                      yomi geister server --port 10000 --games 10 --main-time 60 --per-move 2"
+    )]
+    Server(ServerArgs),
+    /// Connect to a Geister server and play one or more games with a yomi agent.
+    #[command(after_help = "Examples:\n  \
+                      yomi geister client --port 10000 --agent estimate:iters=2000\n  \
+                      yomi geister client --host 192.168.0.10 --port 10001 --agent mcts:iters=2000,dets=8")]
+    Client(ClientArgs),
+}
+
+/// Arguments of `yomi geister server`.
+#[derive(Args, Debug)]
+pub struct ServerArgs {
+    /// Address to listen on.
+    #[arg(long, default_value = "0.0.0.0")]
+    pub host: String,
+    /// The first player's port; the second player's is the next one.
+    #[arg(long, default_value_t = 10000)]
+    pub port: u16,
+    /// Games to referee (the clients reconnect for each).
+    #[arg(long, default_value_t = 1)]
+    pub games: usize,
+    /// Each player's time for the whole game, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 600.0)]
+    pub main_time: f64,
+    /// Time each move may use beyond the main time, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    pub per_move: f64,
+    /// Plies after which the game is drawn.
+    #[arg(long, default_value_t = 300)]
+    pub plies: u16,
+    /// Show every message on stderr.
+    #[arg(long)]
+    pub verbose: bool,
+}
+
+/// Arguments of `yomi geister client`.
+#[derive(Args, Debug)]
+pub struct ClientArgs {
+    /// The server.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// 10000 to play first, 10001 to play second (on the tournament server).
+    #[arg(long, default_value_t = 10000)]
+    pub port: u16,
+    /// The agent (see `yomi agents geister`).
+    #[arg(long, default_value = "estimate:iters=2000")]
+    pub agent: String,
+    /// Games to play (reconnecting for each).
+    #[arg(long, default_value_t = 1)]
+    pub games: usize,
+    /// Seed of the agent's random choices.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Show every message on stderr.
+    #[arg(long)]
+    pub verbose: bool,
+}
+
+/// Runs `yomi geister ...`.
+///
+/// # Errors
+/// Bad arguments (usage errors), sockets that cannot be opened, a client session that fails.
+pub fn run(args: GeisterArgs) -> anyhow::Result<()> {
+    match args.command {
+        GeisterCommand::Server(a) => server(a),
+        GeisterCommand::Client(a) => client(a),
+    }
+}
+
+fn seconds(what: &str, s: f64) -> anyhow::Result<Duration> {
+    Duration::try_from_secs_f64(s)
+        .map_err(|_| usage(format!("--{what}: {s} is not a number of seconds")))
+}
+
+fn server(a: ServerArgs) -> anyhow::Result<()> {
+    if a.plies == 0 {
+        return Err(usage("--plies must be positive"));
+    }
+    let clock = Clock {
+        main: seconds("main-time", a.main_time)?,
+        per_move: seconds("per-move", a.per_move)?,
+    };
+    let game = Geister::standard().with_max_plies(a.plies);
+    let srv = Server::bind(&a.host, a.port, game, clock)
+        .with_context(|| format!("cannot listen on {}:{} and the next port", a.host, a.port))?;
+    let [p0, p1] = srv.ports()?;
+    eprintln!(
+        "listening: first player on {}:{p0}, second on {}:{p1}",
+        a.host, a.host
+    );
+    for g in 1..=a.games {
+        let verbose = a.verbose;
+        let report = srv.play_one(|line| {
+            if verbose {
+                eprintln!("{line}");
+            }
+        })?;
+        let how = match &report.ending {
+            Ending::Rules(o) => format!("{o:?}"),
+            other => format!("{other:?}"),
+        };
+        let result = match report.ending.winner() {
+            Some(p) if p.0 == 0 => "first player won",
+            Some(_) => "second player won",
+            None => "draw",
+        };
+        println!(
+            "game {g}: {result} after {} plies ({how}); final board {}",
+            report.plies, report.final_board
+        );
+    }
+    Ok(())
+}
+
+fn client(a: ClientArgs) -> anyhow::Result<()> {
+    let game = Geister::standard();
+    let reg = registry();
+    reg.validate(&game, &a.agent)
+        .map_err(|e| usage(format!("--agent: {e}")))?;
+    let (mut won, mut lost, mut drawn) = (0, 0, 0);
+    for g in 0..a.games {
+        let mut agent = reg
+            .build(
+                &game,
+                &a.agent,
+                yomi_core::rng::derive_seed(a.seed, g as u64),
+            )
+            .map_err(|e| usage(format!("--agent: {e}")))?;
+        let verbose = a.verbose;
+        let result = connect_and_play((a.host.as_str(), a.port), &game, agent.as_mut(), |line| {
+            if verbose {
+                eprintln!("{line}");
+            }
+        })
+        .with_context(|| format!("game {} on {}:{}", g + 1, a.host, a.port))?;
+        let (word, board) = match result {
+            ClientResult::Won(b) => {
+                won += 1;
+                ("won", b)
+            }
+            ClientResult::Lost(b) => {
+                lost += 1;
+                ("lost", b)
+            }
+            ClientResult::Draw(b) => {
+                drawn += 1;
+                ("drew", b)
+            }
+        };
+        println!("game {}: {word}; final board {board}", g + 1);
+    }
+    if a.games > 1 {
+        println!("{won} won, {drawn} drawn, {lost} lost");
+    }
+    Ok(())
+}
