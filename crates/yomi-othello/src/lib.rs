@@ -9,6 +9,7 @@
 //!   pipeline ([`train`]), shipped as `data/othello-eval-v1.bin`;
 //! - the UCT variants of the seed paper on core's MCTS and the agent [`registry`]
 //!   ([`agents`]);
+//! - the paper's accuracy experiment (tables 1–6) ([`accuracy`]);
 //! - the NBoard and GTP engine protocols ([`protocol`]) and the text of the CLI commands
 //!   ([`commands`], [`bench`]).
 //!
@@ -30,6 +31,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod accuracy;
 pub mod agents;
 pub mod bench;
 pub mod bitboard;

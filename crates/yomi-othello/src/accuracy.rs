@@ -1,0 +1,951 @@
+//! The paper's accuracy experiment (Matsumoto & Kobayashi, tables 1–6): every UCT variant
+//! chooses a move in each test position ([`crate::testsets`]) at each playout budget, and
+//! the choice is scored by the chosen move's label.
+//!
+//! - **Accuracy** = (correct + 0.5 × draws) / N, where the chosen move is *correct* when its
+//!   value for the side to move is positive (a winning move), a *draw* when it is 0 and
+//!   wrong when it is negative, exactly as in the paper (section 6.1). With `exact` and
+//!   `wld` labels the sign is exact; with `search<d>` labels it is what a d-ply search with
+//!   the pattern evaluation says (the report names the kind per stage).
+//! - **Time**: the wall-clock time of each search (one thread per search), reported as the
+//!   mean per move; the paper gives seconds for all 300 positions.
+//! - **Work items** are (variant, S, playouts, position). They run in parallel over a rayon
+//!   pool (each search single-threaded); item seeds are derived from the experiment seed,
+//!   the agent spec, S and the position index ([`item_seed`]), so the results do not
+//!   depend on the number of threads. Items are started in the order
+//!   playouts → position → S → variant, so an interrupted run has about the same N in every
+//!   cell of its smallest budget.
+//! - **Records** ([`Record`], one JSON line per finished item) are appended as items finish;
+//!   a rerun skips the items already in the file (resume), and a partial last line left by
+//!   an interruption is cut off.
+//! - **Report** ([`report`]): markdown with one table per paper table (ours beside the
+//!   paper's numbers, [`PAPER`]), 95 % Wilson intervals, N per cell and the label kinds.
+//!
+//! The experiment is described by a TOML file ([`AccuracyConfig::parse`]);
+//! `experiments/othello-accuracy.toml` is the paper's setup.
+
+use std::collections::{BTreeMap, HashSet};
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+use yomi_core::arena::score_estimate;
+use yomi_core::rng::derive_seed;
+use yomi_core::spec::SpecError;
+use yomi_core::Agent;
+
+use crate::testsets::{self, LabelKind, LabelledPosition, TestSetError};
+use crate::{registry, Othello};
+
+/// One variant of the experiment: a row group of the report.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Variant {
+    /// The name in the report (`UCT+dZ_PlayZebra`).
+    pub name: String,
+    /// The agent spec without the playout count (`uct+dz_playzebra`,
+    /// `uct+dz_playzebra:expand=100`); the experiment adds `iters=<playouts>`.
+    pub agent: String,
+    /// The paper's table (1–6) it reproduces, if any.
+    #[serde(default)]
+    pub table: Option<u32>,
+}
+
+/// A test set of the experiment.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetFile {
+    /// Moves played before its positions (S).
+    pub stage: u32,
+    /// The test-set file ([`crate::testsets`] format), relative to the working directory.
+    pub file: PathBuf,
+}
+
+/// The experiment file (see `experiments/othello-accuracy.toml`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AccuracyConfig {
+    /// Seed of every search (per item: [`item_seed`]).
+    #[serde(default = "one")]
+    pub seed: u64,
+    /// Playouts per move (the paper: 10000, 30000, 50000).
+    pub playouts: Vec<u64>,
+    /// Use the first this many positions of each set (all if absent).
+    #[serde(default)]
+    pub positions: Option<usize>,
+    /// Worker threads (0: one per core). Results do not depend on it.
+    #[serde(default)]
+    pub threads: usize,
+    /// The records file (JSON lines, appended; resumed).
+    pub out: PathBuf,
+    /// The markdown report written at the end.
+    pub report: PathBuf,
+    /// The test sets.
+    #[serde(rename = "set")]
+    pub sets: Vec<SetFile>,
+    /// The variants.
+    #[serde(rename = "variant")]
+    pub variants: Vec<Variant>,
+}
+
+fn one() -> u64 {
+    1
+}
+
+/// Why the experiment could not run.
+#[derive(Debug, Error)]
+pub enum AccuracyError {
+    /// The experiment file is not valid TOML of the expected shape.
+    #[error("experiment file: {0}")]
+    Config(String),
+    /// Reading or writing a file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// A test-set file is malformed.
+    #[error("{path}: {source}")]
+    TestSet {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: TestSetError,
+    },
+    /// A test set's positions are not after the stage it is listed under.
+    #[error("{path}: position {index} is after {found} moves, not S = {stage}")]
+    Stage {
+        /// The file.
+        path: PathBuf,
+        /// 0-based position index.
+        index: usize,
+        /// The stage it is listed under.
+        stage: u32,
+        /// The moves actually played.
+        found: u32,
+    },
+    /// A variant's agent spec does not build.
+    #[error("variant {variant}: {source}")]
+    Agent {
+        /// The variant's name.
+        variant: String,
+        /// The error.
+        source: SpecError,
+    },
+    /// A records line is malformed (other than a partial last line).
+    #[error("{path} line {line}: {message}")]
+    Records {
+        /// The records file.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// An agent returned no move in a test position.
+    #[error("variant {variant} at S={stage} position {index}: {message}")]
+    NoMove {
+        /// The variant's name.
+        variant: String,
+        /// The stage.
+        stage: u32,
+        /// 0-based position index.
+        index: usize,
+        /// The agent's error.
+        message: String,
+    },
+    /// The thread pool could not start.
+    #[error("thread pool: {0}")]
+    Threads(String),
+}
+
+impl AccuracyConfig {
+    /// Reads an experiment file's text.
+    ///
+    /// # Errors
+    /// [`AccuracyError::Config`] for TOML syntax errors, unknown keys, missing keys, values of
+    /// the wrong type, no playouts / sets / variants, a zero playout count, a repeated
+    /// variant name or stage, or an agent spec that already sets `iters`.
+    pub fn parse(text: &str) -> Result<Self, AccuracyError> {
+        let cfg: AccuracyConfig =
+            toml::from_str(text).map_err(|e| AccuracyError::Config(e.to_string()))?;
+        cfg.check()?;
+        Ok(cfg)
+    }
+
+    /// Checks the settings (see [`AccuracyConfig::parse`]; agent specs are built by [`run`]).
+    ///
+    /// # Errors
+    /// [`AccuracyError::Config`] naming the problem.
+    pub fn check(&self) -> Result<(), AccuracyError> {
+        let bad = |m: String| Err(AccuracyError::Config(m));
+        if self.playouts.is_empty() || self.playouts.contains(&0) {
+            return bad("playouts: expected a list of positive counts".into());
+        }
+        if self.sets.is_empty() || self.variants.is_empty() {
+            return bad("expected at least one [[set]] and one [[variant]]".into());
+        }
+        if self.positions == Some(0) {
+            return bad("positions: expected a positive count".into());
+        }
+        let mut names = HashSet::new();
+        for v in &self.variants {
+            if !names.insert(v.name.as_str()) {
+                return bad(format!("variant name {:?} is used twice", v.name));
+            }
+            if v.agent.contains("iters=") {
+                return bad(format!(
+                    "variant {}: the agent spec must not set iters (the experiment sets it from `playouts`)",
+                    v.name
+                ));
+            }
+            if let Some(t) = v.table {
+                if !(1..=6).contains(&t) {
+                    return bad(format!("variant {}: table {t}: expected 1..=6", v.name));
+                }
+            }
+        }
+        let mut stages = HashSet::new();
+        for s in &self.sets {
+            if !stages.insert(s.stage) {
+                return bad(format!("stage {} is listed twice", s.stage));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The agent spec of `variant` at `playouts` playouts.
+pub fn agent_spec(variant: &Variant, playouts: u64) -> String {
+    let sep = if variant.agent.contains(':') {
+        ','
+    } else {
+        ':'
+    };
+    format!("{}{sep}iters={playouts}", variant.agent)
+}
+
+/// FNV-1a of a string (a stable hash for seeds).
+fn fnv(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The seed of one item: from the experiment seed, the full agent spec, S and the index.
+pub fn item_seed(seed: u64, spec: &str, stage: u32, index: usize) -> u64 {
+    derive_seed(
+        derive_seed(derive_seed(seed, fnv(spec)), stage as u64),
+        index as u64,
+    )
+}
+
+/// How the chosen move turned out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// A winning move (value > 0).
+    Win,
+    /// A drawing move (value 0).
+    Draw,
+    /// A losing move (value < 0).
+    Loss,
+}
+
+impl Outcome {
+    /// The outcome of a move of value `v` for the side to move.
+    pub fn of(v: i32) -> Outcome {
+        match v.signum() {
+            1 => Outcome::Win,
+            0 => Outcome::Draw,
+            _ => Outcome::Loss,
+        }
+    }
+
+    /// Points: 1, ½ or 0.
+    pub fn points(self) -> f64 {
+        match self {
+            Outcome::Win => 1.0,
+            Outcome::Draw => 0.5,
+            Outcome::Loss => 0.0,
+        }
+    }
+}
+
+/// One finished item, one line of the records file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// The variant's name.
+    pub variant: String,
+    /// The full agent spec (with `iters`).
+    pub agent: String,
+    /// S.
+    pub stage: u32,
+    /// Playouts per move.
+    pub playouts: u64,
+    /// 0-based index of the position in its set.
+    pub index: usize,
+    /// The position (board string and side to move).
+    pub board: String,
+    /// The label kind of the position (`exact`, `wld`, `search6`).
+    pub label: String,
+    /// The search's seed.
+    pub seed: u64,
+    /// The chosen move.
+    pub chosen: String,
+    /// Its labelled value for the side to move.
+    pub value: i32,
+    /// Its outcome.
+    pub outcome: Outcome,
+    /// Wall-clock seconds of the search.
+    pub seconds: f64,
+}
+
+impl Record {
+    fn key(&self) -> (String, u32, usize, String, u64) {
+        (
+            self.agent.clone(),
+            self.stage,
+            self.index,
+            self.board.clone(),
+            self.seed,
+        )
+    }
+}
+
+/// A loaded test set.
+#[derive(Clone, Debug)]
+pub struct LoadedSet {
+    /// S.
+    pub stage: u32,
+    /// The file it came from.
+    pub file: PathBuf,
+    /// Its positions (at most the configured number).
+    pub positions: Vec<LabelledPosition>,
+}
+
+/// Reads the configured test sets (the first `positions` of each).
+///
+/// # Errors
+/// I/O and parse errors naming the file; a position not after S moves.
+pub fn load_sets(cfg: &AccuracyConfig) -> Result<Vec<LoadedSet>, AccuracyError> {
+    let mut out = Vec::new();
+    for s in &cfg.sets {
+        let text = std::fs::read_to_string(&s.file).map_err(|source| AccuracyError::Io {
+            path: s.file.clone(),
+            source,
+        })?;
+        let mut positions = testsets::parse(&text).map_err(|source| AccuracyError::TestSet {
+            path: s.file.clone(),
+            source,
+        })?;
+        positions.truncate(cfg.positions.unwrap_or(usize::MAX));
+        for (index, p) in positions.iter().enumerate() {
+            let found = crate::dz::move_number(&p.state);
+            if found != s.stage {
+                return Err(AccuracyError::Stage {
+                    path: s.file.clone(),
+                    index,
+                    stage: s.stage,
+                    found,
+                });
+            }
+        }
+        out.push(LoadedSet {
+            stage: s.stage,
+            file: s.file.clone(),
+            positions,
+        });
+    }
+    Ok(out)
+}
+
+/// Reads a records file (missing: none). A partial last line (no newline at the end, not
+/// valid JSON) is cut off the file, as an interrupted run leaves it.
+///
+/// # Errors
+/// I/O errors; [`AccuracyError::Records`] for any other malformed line.
+pub fn load_records(path: &Path) -> Result<Vec<Record>, AccuracyError> {
+    let io = |source| AccuracyError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(io(e)),
+    };
+    let mut out = Vec::new();
+    let mut offset = 0usize;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let complete = line.ends_with('\n');
+        let body = line.trim();
+        if !body.is_empty() {
+            match serde_json::from_str::<Record>(body) {
+                Ok(r) => out.push(r),
+                Err(_) if !complete => {
+                    let f = std::fs::OpenOptions::new()
+                        .write(true)
+                        .open(path)
+                        .map_err(io)?;
+                    f.set_len(offset as u64).map_err(io)?;
+                    break;
+                }
+                Err(e) => {
+                    return Err(AccuracyError::Records {
+                        path: path.to_path_buf(),
+                        line: i + 1,
+                        message: e.to_string(),
+                    })
+                }
+            }
+        }
+        offset += line.len();
+    }
+    Ok(out)
+}
+
+/// One item to run.
+struct Item<'a> {
+    variant: &'a Variant,
+    spec: String,
+    stage: u32,
+    playouts: u64,
+    index: usize,
+    position: &'a LabelledPosition,
+    seed: u64,
+}
+
+/// What [`run`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunSummary {
+    /// Items in the configuration.
+    pub items: usize,
+    /// Items found in the records file and skipped.
+    pub resumed: usize,
+    /// Items run now.
+    pub ran: usize,
+}
+
+/// Runs the experiment: every item not yet in the records file, appending a record as each
+/// finishes, then writes the report (also when nothing was left to run). `progress` gets a
+/// line now and then.
+///
+/// # Errors
+/// Configuration, test-set, records and agent errors (agent specs are checked before
+/// anything runs); I/O errors.
+pub fn run(
+    cfg: &AccuracyConfig,
+    command: &str,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<RunSummary, AccuracyError> {
+    cfg.check()?;
+    let sets = load_sets(cfg)?;
+    let reg = registry();
+    for v in &cfg.variants {
+        reg.validate(&Othello, &agent_spec(v, cfg.playouts[0]))
+            .map_err(|source| AccuracyError::Agent {
+                variant: v.name.clone(),
+                source,
+            })?;
+    }
+    let done: HashSet<_> = load_records(&cfg.out)?.iter().map(Record::key).collect();
+    let mut playouts = cfg.playouts.clone();
+    playouts.sort_unstable();
+    playouts.dedup();
+    let max_positions = sets.iter().map(|s| s.positions.len()).max().unwrap_or(0);
+    let mut items = Vec::new();
+    let mut summary = RunSummary::default();
+    for &n in &playouts {
+        for index in 0..max_positions {
+            for set in &sets {
+                let Some(position) = set.positions.get(index) else {
+                    continue;
+                };
+                for variant in &cfg.variants {
+                    let spec = agent_spec(variant, n);
+                    let seed = item_seed(cfg.seed, &spec, set.stage, index);
+                    summary.items += 1;
+                    let key = (
+                        spec.clone(),
+                        set.stage,
+                        index,
+                        position.state.to_board_string(),
+                        seed,
+                    );
+                    if done.contains(&key) {
+                        summary.resumed += 1;
+                        continue;
+                    }
+                    items.push(Item {
+                        variant,
+                        spec,
+                        stage: set.stage,
+                        playouts: n,
+                        index,
+                        position,
+                        seed,
+                    });
+                }
+            }
+        }
+    }
+    summary.ran = items.len();
+    progress(&format!(
+        "othello accuracy: {} items, {} in {} already, {} to run",
+        summary.items,
+        summary.resumed,
+        cfg.out.display(),
+        summary.ran
+    ));
+    if !items.is_empty() {
+        if let Some(dir) = cfg.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|source| AccuracyError::Io {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+        }
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&cfg.out)
+            .map_err(|source| AccuracyError::Io {
+                path: cfg.out.clone(),
+                source,
+            })?;
+        let sink = Mutex::new(file);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(cfg.threads)
+            .build()
+            .map_err(|e| AccuracyError::Threads(e.to_string()))?;
+        let finished = AtomicUsize::new(0);
+        let started = Instant::now();
+        let last = Mutex::new(Instant::now());
+        let total = items.len();
+        pool.install(|| {
+            items
+                .into_iter()
+                .par_bridge()
+                .try_for_each(|item| -> Result<(), AccuracyError> {
+                    let record = run_item(&reg, &item)?;
+                    let mut line =
+                        serde_json::to_string(&record).expect("records serialise to JSON");
+                    line.push('\n');
+                    {
+                        let mut f = sink.lock().unwrap_or_else(|e| e.into_inner());
+                        f.write_all(line.as_bytes())
+                            .map_err(|source| AccuracyError::Io {
+                                path: cfg.out.clone(),
+                                source,
+                            })?;
+                    }
+                    let k = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                    let mut l = last.lock().unwrap_or_else(|e| e.into_inner());
+                    if k == total || l.elapsed().as_secs_f64() >= 10.0 {
+                        *l = Instant::now();
+                        let el = started.elapsed().as_secs_f64();
+                        progress(&format!(
+                            "othello accuracy: {k}/{total} items ({:.0} s, about {:.0} s left; last: {} S={} #{})",
+                            el,
+                            el / k as f64 * (total - k) as f64,
+                            item.spec,
+                            item.stage,
+                            item.index
+                        ));
+                    }
+                    Ok(())
+                })
+        })?;
+    }
+    let records = load_records(&cfg.out)?;
+    let text = report(cfg, &sets, &records, command);
+    if let Some(dir) = cfg.report.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|source| AccuracyError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+    }
+    std::fs::write(&cfg.report, text).map_err(|source| AccuracyError::Io {
+        path: cfg.report.clone(),
+        source,
+    })?;
+    Ok(summary)
+}
+
+/// Searches one item's position and scores the chosen move.
+fn run_item(
+    reg: &yomi_core::registry::AgentRegistry<Othello>,
+    item: &Item<'_>,
+) -> Result<Record, AccuracyError> {
+    let mut agent = reg
+        .build(&Othello, &item.spec, item.seed)
+        .map_err(|source| AccuracyError::Agent {
+            variant: item.variant.name.clone(),
+            source,
+        })?;
+    let state = &item.position.state;
+    let t = Instant::now();
+    let mv = agent
+        .select_move(&Othello, state, state.to_move())
+        .map_err(|e| AccuracyError::NoMove {
+            variant: item.variant.name.clone(),
+            stage: item.stage,
+            index: item.index,
+            message: e.to_string(),
+        })?;
+    let seconds = t.elapsed().as_secs_f64();
+    let value = item
+        .position
+        .value(mv)
+        .ok_or_else(|| AccuracyError::NoMove {
+            variant: item.variant.name.clone(),
+            stage: item.stage,
+            index: item.index,
+            message: format!("the chosen move {mv} is not listed in the test set"),
+        })?;
+    Ok(Record {
+        variant: item.variant.name.clone(),
+        agent: item.spec.clone(),
+        stage: item.stage,
+        playouts: item.playouts,
+        index: item.index,
+        board: state.to_board_string(),
+        label: item.position.kind.to_string(),
+        seed: item.seed,
+        chosen: mv.to_string(),
+        value,
+        outcome: Outcome::of(value),
+        seconds,
+    })
+}
+
+/// The paper's accuracy (percent) and time (seconds for its 300 positions) per table,
+/// stage and playout count (tables 1–6; only S = 20 and 30 were measured).
+pub const PAPER: &[(u32, u32, u64, f64, f64)] = &[
+    (1, 20, 10000, 78.43, 109.0),
+    (1, 20, 30000, 76.33, 338.0),
+    (1, 20, 50000, 75.50, 573.0),
+    (1, 30, 10000, 87.30, 80.0),
+    (1, 30, 30000, 86.80, 250.0),
+    (1, 30, 50000, 86.88, 432.0),
+    (2, 20, 10000, 85.63, 133.0),
+    (2, 20, 30000, 86.63, 370.0),
+    (2, 20, 50000, 85.53, 593.0),
+    (2, 30, 10000, 92.85, 84.0),
+    (2, 30, 30000, 92.98, 228.0),
+    (2, 30, 50000, 92.60, 360.0),
+    (3, 20, 10000, 86.67, 749.0),
+    (3, 20, 30000, 88.67, 2104.0),
+    (3, 20, 50000, 89.33, 3490.0),
+    (3, 30, 10000, 93.83, 448.0),
+    (3, 30, 30000, 94.83, 1149.0),
+    (3, 30, 50000, 94.83, 1750.0),
+    (4, 20, 10000, 77.00, 50.0),
+    (4, 20, 30000, 81.00, 134.0),
+    (4, 20, 50000, 81.00, 219.0),
+    (4, 30, 10000, 86.67, 29.0),
+    (4, 30, 30000, 90.50, 81.0),
+    (4, 30, 50000, 91.67, 133.0),
+    (5, 20, 10000, 56.50, 49.0),
+    (5, 20, 30000, 79.40, 159.0),
+    (5, 20, 50000, 83.30, 266.0),
+    (5, 30, 10000, 86.50, 41.0),
+    (5, 30, 30000, 89.50, 129.0),
+    (5, 30, 50000, 91.67, 221.0),
+    (6, 20, 10000, 90.67, 302.0),
+    (6, 20, 30000, 90.67, 794.0),
+    (6, 20, 50000, 91.00, 1283.0),
+    (6, 30, 10000, 92.17, 227.0),
+    (6, 30, 30000, 93.50, 649.0),
+    (6, 30, 50000, 93.50, 1130.0),
+];
+
+/// The paper's titles of tables 1–6.
+pub const PAPER_TITLES: [&str; 6] = [
+    "UCT+",
+    "UCT+dZ",
+    "UCT+dZ_PlayZebra",
+    "UCT+dZ_PlayZebra (expansion threshold 100)",
+    "UCT+dZ-break",
+    "UCT+dZ_PlayZebra-break",
+];
+
+/// The paper's (accuracy %, seconds for 300 positions) of `table` at S and playouts.
+pub fn paper(table: u32, stage: u32, playouts: u64) -> Option<(f64, f64)> {
+    PAPER
+        .iter()
+        .find(|r| r.0 == table && r.1 == stage && r.2 == playouts)
+        .map(|r| (r.3, r.4))
+}
+
+/// Accuracy of one cell.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Cell {
+    /// Positions scored.
+    pub n: u64,
+    /// Winning moves chosen.
+    pub wins: u64,
+    /// Drawing moves chosen.
+    pub draws: u64,
+    /// Summed search seconds.
+    pub seconds: f64,
+}
+
+impl Cell {
+    /// (wins + draws / 2) / n, with its 95 % Wilson interval, as fractions.
+    pub fn accuracy(&self) -> (f64, f64, f64) {
+        let e = score_estimate(self.wins as f64 + 0.5 * self.draws as f64, self.n);
+        (e.value, e.low, e.high)
+    }
+
+    /// Mean seconds per move.
+    pub fn mean_seconds(&self) -> f64 {
+        self.seconds / self.n.max(1) as f64
+    }
+}
+
+/// Sums the records of the configured items into cells keyed by (variant, S, playouts).
+/// Records of other settings (another seed, agent spec or position) are ignored.
+pub fn cells(
+    cfg: &AccuracyConfig,
+    sets: &[LoadedSet],
+    records: &[Record],
+) -> BTreeMap<(String, u32, u64), Cell> {
+    let mut wanted = HashSet::new();
+    for v in &cfg.variants {
+        for &n in &cfg.playouts {
+            let spec = agent_spec(v, n);
+            for set in sets {
+                for (index, p) in set.positions.iter().enumerate() {
+                    let seed = item_seed(cfg.seed, &spec, set.stage, index);
+                    wanted.insert((
+                        spec.clone(),
+                        set.stage,
+                        index,
+                        p.state.to_board_string(),
+                        seed,
+                    ));
+                }
+            }
+        }
+    }
+    let mut out: BTreeMap<(String, u32, u64), Cell> = BTreeMap::new();
+    let mut seen = HashSet::new();
+    for r in records {
+        let key = r.key();
+        if !wanted.contains(&key) || !seen.insert(key) {
+            continue;
+        }
+        let c = out
+            .entry((r.variant.clone(), r.stage, r.playouts))
+            .or_default();
+        c.n += 1;
+        match r.outcome {
+            Outcome::Win => c.wins += 1,
+            Outcome::Draw => c.draws += 1,
+            Outcome::Loss => {}
+        }
+        c.seconds += r.seconds;
+    }
+    out
+}
+
+fn label_note(set: &LoadedSet) -> String {
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for p in &set.positions {
+        *counts.entry(p.kind.to_string()).or_default() += 1;
+    }
+    let kinds: Vec<String> = counts
+        .iter()
+        .map(|(k, n)| {
+            let what = match k.as_str() {
+                "exact" => "exact disc differences".to_string(),
+                "wld" => "exact win/draw/loss".to_string(),
+                other => format!(
+                    "search-based: {}-ply alpha-beta with the pattern evaluation",
+                    other.trim_start_matches("search")
+                ),
+            };
+            format!("{n} {k} ({what})")
+        })
+        .collect();
+    let exact = set
+        .positions
+        .iter()
+        .all(|p| matches!(p.kind, LabelKind::Exact | LabelKind::Wld));
+    format!(
+        "S={}: {} positions from `{}`; labels: {}; {}",
+        set.stage,
+        set.positions.len(),
+        set.file.display(),
+        kinds.join(", "),
+        if exact {
+            "the win/draw/loss of every move is exact"
+        } else {
+            "win/loss labels are search-based, not exact"
+        }
+    )
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}", 100.0 * x)
+}
+
+/// The markdown report of the records (see the [module docs](self)). `command` is the
+/// command line that produced them, printed in the header.
+pub fn report(
+    cfg: &AccuracyConfig,
+    sets: &[LoadedSet],
+    records: &[Record],
+    command: &str,
+) -> String {
+    let cells = cells(cfg, sets, records);
+    let mut playouts = cfg.playouts.clone();
+    playouts.sort_unstable();
+    playouts.dedup();
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "# Othello: accuracy of the UCT variants (the paper's tables 1–6)\n"
+    );
+    let _ = writeln!(s, "Made by:\n\n    {command}\n");
+    let total: u64 = cells.values().map(|c| c.n).sum();
+    let _ = writeln!(
+        s,
+        "Seed {}; {} scored searches in `{}`. Accuracy = (winning moves + 0.5 × drawing \
+         moves) / N, with its 95 % Wilson interval; time = mean wall-clock seconds per \
+         search (one thread per search; the paper's time is its total for 300 positions \
+         divided by 300, on a Core i7 2700K in C). A cell with N below the set's size is \
+         unfinished.\n",
+        cfg.seed,
+        total,
+        cfg.out.display()
+    );
+    let _ = writeln!(s, "Test sets:\n");
+    for set in sets {
+        let _ = writeln!(s, "- {}", label_note(set));
+    }
+    let _ = writeln!(s);
+    let _ = writeln!(s, "## Overview: accuracy % (N)\n");
+    let mut head = "| variant |".to_string();
+    let mut rule = "|---|".to_string();
+    for set in sets {
+        for &n in &playouts {
+            let _ = write!(head, " S={} {}k |", set.stage, n as f64 / 1000.0);
+            rule.push_str("---:|");
+        }
+    }
+    let _ = writeln!(s, "{head}\n{rule}");
+    for v in &cfg.variants {
+        let mut row = format!("| {} |", v.name);
+        for set in sets {
+            for &n in &playouts {
+                match cells.get(&(v.name.clone(), set.stage, n)) {
+                    Some(c) => {
+                        let _ = write!(row, " {} ({}) |", pct(c.accuracy().0), c.n);
+                    }
+                    None => row.push_str(" – |"),
+                }
+            }
+        }
+        let _ = writeln!(s, "{row}");
+    }
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "Best variant per cell (highest accuracy; ties listed):\n"
+    );
+    for set in sets {
+        for &n in &playouts {
+            let scored: Vec<(&str, f64)> = cfg
+                .variants
+                .iter()
+                .filter_map(|v| {
+                    cells
+                        .get(&(v.name.clone(), set.stage, n))
+                        .map(|c| (v.name.as_str(), c.accuracy().0))
+                })
+                .collect();
+            let Some(best) = scored.iter().map(|x| x.1).reduce(f64::max) else {
+                continue;
+            };
+            let names: Vec<&str> = scored
+                .iter()
+                .filter(|x| x.1 >= best - 1e-12)
+                .map(|x| x.0)
+                .collect();
+            let _ = writeln!(
+                s,
+                "- S={}, {} playouts: {} ({} %)",
+                set.stage,
+                n,
+                names.join(", "),
+                pct(best)
+            );
+        }
+    }
+    let _ = writeln!(s);
+    for v in &cfg.variants {
+        match v.table {
+            Some(t) => {
+                let _ = writeln!(
+                    s,
+                    "## Table {t}: {} (`{}`; the paper's {})\n",
+                    v.name,
+                    v.agent,
+                    PAPER_TITLES[t as usize - 1]
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    s,
+                    "## {} (`{}`; not in the paper's tables)\n",
+                    v.name, v.agent
+                );
+            }
+        }
+        let _ = writeln!(
+            s,
+            "| S | playouts | N | accuracy % | 95 % interval | s/move | paper accuracy % | paper s/move |"
+        );
+        let _ = writeln!(s, "|---:|---:|---:|---:|---:|---:|---:|---:|");
+        for set in sets {
+            for &n in &playouts {
+                let paper_cell = v.table.and_then(|t| paper(t, set.stage, n));
+                let (pa, pt) = match paper_cell {
+                    Some((a, secs)) => (format!("{a:.2}"), format!("{:.2}", secs / 300.0)),
+                    None => ("–".into(), "–".into()),
+                };
+                match cells.get(&(v.name.clone(), set.stage, n)) {
+                    Some(c) => {
+                        let (a, lo, hi) = c.accuracy();
+                        let _ = writeln!(
+                            s,
+                            "| {} | {n} | {} | {} | {}–{} | {:.3} | {pa} | {pt} |",
+                            set.stage,
+                            c.n,
+                            pct(a),
+                            pct(lo),
+                            pct(hi),
+                            c.mean_seconds()
+                        );
+                    }
+                    None => {
+                        let _ =
+                            writeln!(s, "| {} | {n} | 0 | – | – | – | {pa} | {pt} |", set.stage);
+                    }
+                }
+            }
+        }
+        let _ = writeln!(s);
+    }
+    s
+}

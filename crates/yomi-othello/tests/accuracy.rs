@@ -1,0 +1,186 @@
+//! The accuracy experiment end to end on a reduced configuration: records, report, resume.
+
+use std::path::PathBuf;
+
+use yomi_othello::accuracy::{self, AccuracyConfig, Outcome, Record};
+use yomi_othello::testsets;
+
+fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("data/testsets")
+        .join(name)
+}
+
+fn config(dir: &std::path::Path) -> AccuracyConfig {
+    let text = format!(
+        r#"
+seed = 7
+playouts = [40, 120]
+positions = 3
+threads = 2
+out = "{out}"
+report = "{report}"
+
+[[set]]
+stage = 30
+file = "{s30}"
+
+[[set]]
+stage = 50
+file = "{s50}"
+
+[[variant]]
+name = "UCT+"
+agent = "uct+:expand=100"
+table = 1
+
+[[variant]]
+name = "UCT+dZ_PlayZebra-break"
+agent = "uct+dz_playzebra-break"
+table = 6
+"#,
+        out = dir.join("acc.jsonl").display(),
+        report = dir.join("acc.md").display(),
+        s30 = data("s30.txt").display(),
+        s50 = data("s50.txt").display(),
+    );
+    AccuracyConfig::parse(&text).expect("the reduced configuration parses")
+}
+
+#[test]
+fn reduced_run_writes_records_and_report_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path());
+    let quiet = |_: &str| {};
+
+    // 2 variants x 2 stages x 2 budgets x 3 positions.
+    let s = accuracy::run(&cfg, "yomi othello accuracy test.toml", &quiet).unwrap();
+    assert_eq!((s.items, s.resumed, s.ran), (24, 0, 24));
+    let records = accuracy::load_records(&cfg.out).unwrap();
+    assert_eq!(records.len(), 24);
+
+    // Every record scores its chosen move by the test set's label.
+    let s50 = testsets::parse(&std::fs::read_to_string(data("s50.txt")).unwrap()).unwrap();
+    for r in records.iter().filter(|r| r.stage == 50) {
+        let p = &s50[r.index];
+        assert_eq!(r.board, p.state.to_board_string());
+        let v = p.value(r.chosen.parse().unwrap()).unwrap();
+        assert_eq!(v, r.value);
+        assert_eq!(r.outcome, Outcome::of(v));
+        assert_eq!(r.label, "exact");
+    }
+
+    let report = std::fs::read_to_string(&cfg.report).unwrap();
+    assert!(report.contains("yomi othello accuracy test.toml"));
+    assert!(report.contains("## Table 1: UCT+"));
+    assert!(report.contains("## Table 6: UCT+dZ_PlayZebra-break"));
+    // The paper's S=30, 10k cell of table 1 is not at these budgets; the rows are ours.
+    assert!(report.contains("| 30 | 40 | 3 |"));
+    assert!(report.contains("| 50 | 120 | 3 |"));
+    assert!(report.contains("S=50: 3 positions"));
+    assert!(report.contains("the win/draw/loss of every move is exact"));
+    assert!(report.contains("win/loss labels are search-based, not exact"));
+
+    // The accuracy in the report is (wins + draws / 2) / N of the records.
+    let cell: Vec<&Record> = records
+        .iter()
+        .filter(|r| r.variant == "UCT+" && r.stage == 50 && r.playouts == 120)
+        .collect();
+    let points: f64 = cell.iter().map(|r| r.outcome.points()).sum();
+    let row = format!("| 50 | 120 | 3 | {:.1} |", 100.0 * points / 3.0);
+    assert!(report.contains(&row), "missing {row} in\n{report}");
+
+    // A rerun runs nothing and reproduces the report.
+    let s = accuracy::run(&cfg, "yomi othello accuracy test.toml", &quiet).unwrap();
+    assert_eq!((s.items, s.resumed, s.ran), (24, 24, 0));
+    assert_eq!(std::fs::read_to_string(&cfg.report).unwrap(), report);
+
+    // Interrupted: drop the last five records and leave half a line; the rerun cuts the
+    // partial line, runs only the missing items and gets the same results (seeded).
+    let text = std::fs::read_to_string(&cfg.out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut cut = lines[..lines.len() - 5].join("\n");
+    cut.push('\n');
+    cut.push_str(&lines[lines.len() - 5][..20]);
+    std::fs::write(&cfg.out, cut).unwrap();
+    let s = accuracy::run(&cfg, "yomi othello accuracy test.toml", &quiet).unwrap();
+    assert_eq!((s.resumed, s.ran), (19, 5));
+    let mut again = accuracy::load_records(&cfg.out).unwrap();
+    assert_eq!(again.len(), 24);
+    let strip = |rs: &mut Vec<Record>| {
+        for r in rs.iter_mut() {
+            r.seconds = 0.0;
+        }
+        rs.sort_by(|a, b| (&a.agent, a.stage, a.index).cmp(&(&b.agent, b.stage, b.index)));
+    };
+    let mut before = records.clone();
+    strip(&mut before);
+    strip(&mut again);
+    assert_eq!(before, again);
+}
+
+#[test]
+fn shipped_experiment_file_parses_and_names_tables_1_to_6() {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../experiments/othello-accuracy.toml");
+    let cfg = AccuracyConfig::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(cfg.playouts, vec![10000, 30000, 50000]);
+    let mut tables: Vec<u32> = cfg.variants.iter().filter_map(|v| v.table).collect();
+    tables.sort_unstable();
+    assert_eq!(tables, vec![1, 2, 3, 4, 5, 6]);
+    let stages: Vec<u32> = cfg.sets.iter().map(|s| s.stage).collect();
+    assert_eq!(stages, vec![20, 30, 40, 50]);
+    let registry = yomi_othello::registry();
+    for v in &cfg.variants {
+        registry
+            .validate(&yomi_othello::Othello, &accuracy::agent_spec(v, 10000))
+            .unwrap();
+    }
+    // Every paper cell is for a table the file names, at S = 20 or 30.
+    assert_eq!(accuracy::PAPER.len(), 36);
+    assert_eq!(accuracy::paper(6, 20, 10000), Some((90.67, 302.0)));
+}
+
+#[test]
+fn bad_experiment_files_get_errors() {
+    let base = "playouts = [100]\nout = \"a.jsonl\"\nreport = \"a.md\"\n\
+                [[set]]\nstage = 50\nfile = \"s50.txt\"\n\
+                [[variant]]\nname = \"x\"\nagent = \"uct\"\n";
+    assert!(AccuracyConfig::parse(base).is_ok());
+    for (bad, what) in [
+        (base.replace("[100]", "[0]"), "playouts"),
+        (base.replace("[100]", "[]"), "playouts"),
+        (base.replace("\"uct\"", "\"uct:iters=5\""), "iters"),
+        (format!("{base}table = 9\n"), "table"),
+        (format!("{base}colour = 1\n"), "unknown field"),
+        (base.replace("playouts = [100]\n", ""), "playouts"),
+        (
+            format!("{base}[[variant]]\nname = \"x\"\nagent = \"uct+\"\n"),
+            "twice",
+        ),
+        ("playouts = [".to_string(), "experiment file"),
+    ] {
+        let err = AccuracyConfig::parse(&bad).unwrap_err().to_string();
+        assert!(err.contains(what), "{what}: {err}");
+    }
+    // An unknown agent is refused before anything runs.
+    let dir = tempfile::tempdir().unwrap();
+    let mut cfg = AccuracyConfig::parse(base).unwrap();
+    cfg.sets[0].file = data("s50.txt");
+    cfg.out = dir.path().join("a.jsonl");
+    cfg.report = dir.path().join("a.md");
+    cfg.variants[0].agent = "no-such-agent".into();
+    let err = accuracy::run(&cfg, "", &|_| {}).unwrap_err().to_string();
+    assert!(err.contains("no-such-agent"), "{err}");
+    assert!(!cfg.out.exists());
+    // A set listed under the wrong stage is refused.
+    cfg.variants[0].agent = "uct".into();
+    cfg.sets[0].stage = 40;
+    let err = accuracy::run(&cfg, "", &|_| {}).unwrap_err().to_string();
+    assert!(err.contains("not S = 40"), "{err}");
+    // A malformed complete records line is an error naming the line.
+    cfg.sets[0].stage = 50;
+    std::fs::write(&cfg.out, "{\"variant\": 3}\n").unwrap();
+    let err = accuracy::run(&cfg, "", &|_| {}).unwrap_err().to_string();
+    assert!(err.contains("line 1"), "{err}");
+}
