@@ -1,5 +1,6 @@
 //! The rule sheets the project ships (written for yomi, not copied): tic-tac-toe, connect
-//! four and Breakthrough 5×5, with moves that map one to one onto yomi-classic's games.
+//! four and Breakthrough 5×5, with moves that map one to one onto yomi-classic's games, and
+//! Dobutsu shogi with its variant O (captured pieces go to their owner's hand).
 
 use crate::error::GdlError;
 use crate::game::GdlGame;
@@ -14,14 +15,26 @@ pub const CONNECT_FOUR: &str = include_str!("../games/connect4.kif");
 /// `(move X1 Y1 X2 Y2)`, 1..5.
 pub const BREAKTHROUGH_5X5: &str = include_str!("../games/breakthrough5x5.kif");
 
+/// Dobutsu shogi (animal shogi), 3×4: roles `sente` (ranks 1–2, moves first), `gote`; moves
+/// `(move F1 R1 F2 R2 KIND)`, `(put F R KIND)`, `noop` (files a–c, ranks 1–4), the same
+/// notation as the GGP community's sheet; drawn after 60 moves.
+pub const DOBUTSU_SHOGI: &str = include_str!("../games/dobutsushogi.kif");
+
+/// Dobutsu shogi O, the GGP policy-learning paper's variant: a captured piece goes to its
+/// owner's hand (the captor's opponent's), not the captor's. Otherwise as
+/// [`DOBUTSU_SHOGI`].
+pub const DOBUTSU_SHOGI_O: &str = include_str!("../games/dobutsushogi_o.kif");
+
 /// Every shipped rule sheet with its name.
-pub const ALL: [(&str, &str); 3] = [
+pub const ALL: [(&str, &str); 5] = [
     ("tictactoe", TICTACTOE),
     ("connect4", CONNECT_FOUR),
     ("breakthrough5x5", BREAKTHROUGH_5X5),
+    ("dobutsushogi", DOBUTSU_SHOGI),
+    ("dobutsushogi_o", DOBUTSU_SHOGI_O),
 ];
 
-/// The shipped game called `name` (`tictactoe`, `connect4`, `breakthrough5x5`), compiled.
+/// The shipped game called `name` (a name of [`ALL`]: `tictactoe`, `dobutsushogi`, ...), compiled.
 ///
 /// # Errors
 /// [`GdlError::Game`] for an unknown name.
