@@ -149,3 +149,23 @@ fn bad_experiment_files_are_typed_errors() {
         Err(LearnError::BadFile { .. })
     ));
 }
+
+#[test]
+fn the_shipped_experiment_files_read() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../experiments");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&root).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name.starts_with("learn-") && name.ends_with(".toml") {
+            let e = yomi_learn::experiment::read_experiment(&path)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(e.game.starts_with("ggp:"), "{name}");
+            let m = e.matches.expect("matches");
+            assert!(m.paper.is_some(), "{name}: the paper's numbers");
+            assert!(e.train.train + e.train.test <= e.data.states, "{name}");
+            n += 1;
+        }
+    }
+    assert!(n >= 4, "experiment files found: {n}");
+}
