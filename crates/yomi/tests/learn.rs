@@ -44,7 +44,13 @@ uct = [9, 10, 11, 12]
     yomi(&["learn", "experiment", f, "--threads", "2", "--quiet"])
         .ok()
         .says(&["| direct |", "| simple-mc |", "| uct |", "| AL+SB |"]);
-    for name in ["report.md", "training.csv", "cr.png", "mse.png", "matches-uct.jsonl"] {
+    for name in [
+        "report.md",
+        "training.csv",
+        "cr.png",
+        "mse.png",
+        "matches-uct.jsonl",
+    ] {
         assert!(dir.join("out").join(name).exists(), "{name}");
     }
     let report = std::fs::read_to_string(dir.join("out/report.md")).unwrap();
@@ -54,7 +60,10 @@ uct = [9, 10, 11, 12]
     let report2 = std::fs::read_to_string(dir.join("out/report.md")).unwrap();
     let strip = |s: &str| -> String {
         // Per-move times differ between runs; compare everything else.
-        s.lines().filter(|l| !l.contains("ms/move") && !l.starts_with("|   ")).collect::<Vec<_>>().join("\n")
+        s.lines()
+            .filter(|l| !l.contains("ms/move") && !l.starts_with("|   "))
+            .collect::<Vec<_>>()
+            .join("\n")
     };
     assert_eq!(strip(&report), strip(&report2));
     yomi(&["learn", "data", "connect4x", "--out", d]).fails(2, &["connect4x"]);
