@@ -1,6 +1,7 @@
 //! The rule sheets the project ships (written for yomi, not copied): tic-tac-toe, connect
 //! four and Breakthrough 5×5, with moves that map one to one onto yomi-classic's games, and
-//! Dobutsu shogi with its variant O (captured pieces go to their owner's hand).
+//! Dobutsu shogi with its variant O (captured pieces go to their owner's hand) and
+//! Crisscross: the paper's four games.
 
 use crate::error::GdlError;
 use crate::game::GdlGame;
@@ -25,13 +26,19 @@ pub const DOBUTSU_SHOGI: &str = include_str!("../games/dobutsushogi.kif");
 /// [`DOBUTSU_SHOGI`].
 pub const DOBUTSU_SHOGI_O: &str = include_str!("../games/dobutsushogi_o.kif");
 
+/// Crisscross: roles `red` (moves first, east), `teal` (north) on a cross of 20 squares
+/// named `a3`..`f4`; moves `(move FROM TO)`, `noop`; the same notation, moves and payoffs
+/// as the GGP community's sheet.
+pub const CRISSCROSS: &str = include_str!("../games/crisscross.kif");
+
 /// Every shipped rule sheet with its name.
-pub const ALL: [(&str, &str); 5] = [
+pub const ALL: [(&str, &str); 6] = [
     ("tictactoe", TICTACTOE),
     ("connect4", CONNECT_FOUR),
     ("breakthrough5x5", BREAKTHROUGH_5X5),
     ("dobutsushogi", DOBUTSU_SHOGI),
     ("dobutsushogi_o", DOBUTSU_SHOGI_O),
+    ("crisscross", CRISSCROSS),
 ];
 
 /// The shipped game called `name` (a name of [`ALL`]: `tictactoe`, `dobutsushogi`, ...), compiled.
