@@ -101,3 +101,33 @@ pub enum SgfError {
     #[error("SGF setup is not a legal position: {0}")]
     Position(#[from] PositionError),
 }
+
+/// Why a yose problem could not be proven, read or verified.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum YoseError {
+    /// The problem file is not valid SGF or not a legal position.
+    #[error("{0}")]
+    Sgf(#[from] SgfError),
+    /// A yose property is missing or malformed.
+    #[error("yose property {prop}: {reason}")]
+    Property {
+        /// The SGF property (`YK`, `YC`, `YV`, `YR`, `PL`).
+        prop: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The exact search did not finish (time limit) or the line cut-off changed a value.
+    #[error("not proven: {0}")]
+    Unproven(String),
+    /// A problem file or directory could not be read.
+    #[error("{path}: {reason}")]
+    File {
+        /// The path.
+        path: String,
+        /// The I/O error.
+        reason: String,
+    },
+    /// The proof disagrees with what the file states.
+    #[error("verification failed: {0}")]
+    Mismatch(String),
+}

@@ -27,13 +27,16 @@ pub mod dynkomi;
 pub mod error;
 pub mod game;
 pub mod gtp;
+pub mod gtp_client;
 pub mod score;
 pub mod sgf;
 pub mod vertex;
+pub mod yose;
+pub mod yose_score;
 
 pub use agents::registry;
 pub use board::{Board, MAX_SIZE, MIN_SIZE};
-pub use error::{ConfigError, PositionError, SgfError, VertexError};
+pub use error::{ConfigError, PositionError, SgfError, VertexError, YoseError};
 pub use game::{GoGame, GoState, Rules, RECENT};
 pub use score::{Count, Scoring};
 pub use vertex::{Color, Vertex};

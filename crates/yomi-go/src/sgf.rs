@@ -211,6 +211,16 @@ fn points(prop: &str, values: &[String], size: usize) -> Result<Vec<Vertex>, Sgf
     Ok(out)
 }
 
+/// The properties of the root node of `text` (identifier and raw values, escapes removed),
+/// for properties this reader does not interpret (such as the yose problems' `YK`, `YC`).
+///
+/// # Errors
+/// [`SgfError::Syntax`] when the text is not SGF.
+pub fn root_properties(text: &str) -> Result<Vec<(String, Vec<String>)>, SgfError> {
+    let mut nodes = main_line(text)?;
+    Ok(nodes.swap_remove(0))
+}
+
 impl SgfGame {
     /// Reads the main line of an SGF Go record.
     ///

@@ -26,6 +26,84 @@ pub enum GoCommand {
         after_help = "Examples:\n  yomi go gtp\n  yomi go gtp --agent diffmcts:iters=20000 --size 9 --komi 6.5"
     )]
     Gtp(GtpArgs),
+    /// Proven yose (endgame) next-move problems: make a suite, verify it, score GTP
+    /// engines on it.
+    #[command(subcommand)]
+    Yose(YoseCommand),
+}
+
+/// The `yomi go yose` commands.
+#[derive(Subcommand, Debug)]
+pub enum YoseCommand {
+    /// Generate and prove problems (SGF files with the proof's values); files already in the
+    /// directory are kept, so an interrupted run resumes.
+    #[command(
+        after_help = "Example (the shipped suite):\n  yomi go yose make --out crates/yomi-go/data/yose --plan 7:16,9:14,6:4 --seed 2026"
+    )]
+    Make(MakeArgs),
+    /// Re-prove every problem of a suite directory.
+    Verify(VerifyArgs),
+    /// Score GTP engines on a suite: correct rates on A and B problems over R runs.
+    #[command(
+        after_help = "Examples:\n  yomi go yose score --suite crates/yomi-go/data/yose --runs 5 \\\n    --engine 'yomi go gtp --agent diffmcts:iters=3000 --seed {seed}' \\\n    --engine '/usr/games/gnugo --mode gtp --level 10 --chinese-rules' --out answers.jsonl\n\n`{seed}` in an engine's command line is replaced by the run number + 1; each run\nstarts the engine afresh. Answers are appended to --out as they come and a rerun skips\nthose already there."
+    )]
+    Score(ScoreArgs),
+}
+
+/// Arguments of `yomi go yose score`.
+#[derive(Args, Debug)]
+pub struct ScoreArgs {
+    /// The suite directory.
+    #[arg(long)]
+    pub suite: std::path::PathBuf,
+    /// A GTP engine's command line (repeat for several engines).
+    #[arg(long, required = true)]
+    pub engine: Vec<String>,
+    /// A label for each engine, in order (default: the command line).
+    #[arg(long)]
+    pub label: Vec<String>,
+    /// Runs per problem.
+    #[arg(long, default_value_t = 1)]
+    pub runs: usize,
+    /// Seconds an engine may take for one genmove.
+    #[arg(long, default_value_t = 120)]
+    pub timeout: u64,
+    /// The answers file (JSON lines, appended; resumed).
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Also write the table (and the paper's table) as Markdown to this file.
+    #[arg(long)]
+    pub report: Option<std::path::PathBuf>,
+}
+
+/// Arguments of `yomi go yose make`.
+#[derive(Args, Debug)]
+pub struct MakeArgs {
+    /// Output directory.
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    /// Board sizes and problem counts, `SIZE:COUNT,...`; kinds alternate A, B.
+    #[arg(long, default_value = "7:16,9:14,6:4")]
+    pub plan: String,
+    /// Seed of the whole suite (problem i uses a seed derived from it).
+    #[arg(long, default_value_t = 2026)]
+    pub seed: u64,
+    /// Fewest and most points of the unsettled region, `MIN:MAX`.
+    #[arg(long, default_value = "4:11")]
+    pub region: String,
+    /// Seconds each exact search may take.
+    #[arg(long, default_value_t = 20)]
+    pub limit: u64,
+}
+
+/// Arguments of `yomi go yose verify`.
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// The suite directory.
+    pub suite: std::path::PathBuf,
+    /// Seconds each exact search may take.
+    #[arg(long, default_value_t = 60)]
+    pub limit: u64,
 }
 
 /// Arguments of `yomi go gtp`.
@@ -54,6 +132,9 @@ pub struct GtpArgs {
 /// A usage error for an agent spec, size or komi that is refused; I/O errors.
 pub fn run(args: GoArgs) -> anyhow::Result<()> {
     match args.command {
+        GoCommand::Yose(YoseCommand::Make(a)) => yose_make(a),
+        GoCommand::Yose(YoseCommand::Verify(a)) => yose_verify(a),
+        GoCommand::Yose(YoseCommand::Score(a)) => yose_score(a),
         GoCommand::Gtp(a) => {
             let cfg = GtpConfig {
                 agent: a.agent,
@@ -75,4 +156,208 @@ pub fn run(args: GoArgs) -> anyhow::Result<()> {
             Ok(())
         }
     }
+}
+
+fn parse_pair(text: &str, what: &str) -> anyhow::Result<(usize, usize)> {
+    let bad = || usage(format!("{what} {text:?}: expected two numbers A:B"));
+    let (a, b) = text.split_once(':').ok_or_else(bad)?;
+    Ok((
+        a.trim().parse().map_err(|_| bad())?,
+        b.trim().parse().map_err(|_| bad())?,
+    ))
+}
+
+fn yose_make(a: MakeArgs) -> anyhow::Result<()> {
+    use yomi_go::yose::{generate, suite_plan, GenConfig};
+    let plan = a
+        .plan
+        .split(',')
+        .map(|p| parse_pair(p, "plan entry"))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    if let Some(&(size, _)) = plan.iter().find(|p| !(5..=19).contains(&p.0)) {
+        return Err(usage(format!("plan: board size {size} is not in 5..=19")));
+    }
+    let region = parse_pair(&a.region, "region")?;
+    if region.0 == 0 || region.0 > region.1 {
+        return Err(usage(format!(
+            "region {:?}: need 1 <= MIN <= MAX",
+            a.region
+        )));
+    }
+    std::fs::create_dir_all(&a.out)?;
+    let plan = suite_plan(&plan);
+    let total = plan.len();
+    for (i, (size, kind)) in plan.into_iter().enumerate() {
+        let name = format!("y{:02}-{size}x{size}-{kind}", i + 1);
+        let path = a.out.join(format!("{name}.sgf"));
+        if path.exists() {
+            eprintln!("[{}/{total}] {name}: kept", i + 1);
+            continue;
+        }
+        let cfg = GenConfig {
+            size,
+            kind,
+            region,
+            limit: std::time::Duration::from_secs(a.limit),
+            attempts: 2000,
+            max_komi: 12.0,
+        };
+        let start = std::time::Instant::now();
+        let seed = yomi_core::rng::derive_seed(a.seed, i as u64);
+        let problem = generate(&cfg, seed, &name).ok_or_else(|| {
+            anyhow::anyhow!("{name}: no proven problem in {} attempts", cfg.attempts)
+        })?;
+        let tmp = path.with_extension("sgf.tmp");
+        std::fs::write(&tmp, problem.to_sgf())?;
+        std::fs::rename(&tmp, &path)?;
+        eprintln!(
+            "[{}/{total}] {name}: {} to play, komi {}, correct {}, {} candidates, {:.1}s",
+            i + 1,
+            problem.to_move,
+            problem.komi,
+            problem.correct[0].to_gtp(size),
+            problem.values.len(),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+fn yose_verify(a: VerifyArgs) -> anyhow::Result<()> {
+    let suite = yomi_go::yose::load_suite(&a.suite)?;
+    let mut out = std::io::stdout().lock();
+    let mut failed = 0;
+    for p in &suite {
+        let start = std::time::Instant::now();
+        match p.verify(std::time::Duration::from_secs(a.limit)) {
+            Ok(proof) => writeln!(
+                out,
+                "{}: ok (kind {}, correct {}, {} nodes, {:.2}s)",
+                p.name,
+                p.kind,
+                p.correct
+                    .iter()
+                    .map(|v| v.to_gtp(p.size))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                proof.nodes,
+                start.elapsed().as_secs_f64()
+            )?,
+            Err(e) => {
+                failed += 1;
+                writeln!(out, "{}: FAILED: {e}", p.name)?;
+            }
+        }
+    }
+    if failed > 0 {
+        anyhow::bail!("{failed} of {} problems failed verification", suite.len());
+    }
+    writeln!(out, "all {} problems verified", suite.len())?;
+    Ok(())
+}
+
+fn yose_score(a: ScoreArgs) -> anyhow::Result<()> {
+    use yomi_go::gtp_client::GtpClient;
+    use yomi_go::yose_score::{answer_line, ask, judge, read_answers, table, Answer};
+    if a.runs == 0 {
+        return Err(usage("--runs must be at least 1"));
+    }
+    if !a.label.is_empty() && a.label.len() != a.engine.len() {
+        return Err(usage(format!(
+            "{} labels for {} engines: give one label per engine or none",
+            a.label.len(),
+            a.engine.len()
+        )));
+    }
+    let labels: Vec<String> = if a.label.is_empty() {
+        a.engine.clone()
+    } else {
+        a.label.clone()
+    };
+    let suite = yomi_go::yose::load_suite(&a.suite)?;
+    let mut answers = match &a.out {
+        Some(p) => read_answers(p)?,
+        None => Vec::new(),
+    };
+    let mut sink = match &a.out {
+        Some(p) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)?,
+        ),
+        None => None,
+    };
+    let limit = std::time::Duration::from_secs(a.timeout.max(1));
+    let total = labels.len() * a.runs * suite.len();
+    let mut done = 0;
+    for (engine, label) in a.engine.iter().zip(&labels) {
+        for run in 0..a.runs {
+            let command = engine
+                .replace("{seed}", &(run + 1).to_string())
+                .replace("{run}", &run.to_string());
+            let mut client: Option<GtpClient> = None;
+            for p in &suite {
+                done += 1;
+                if answers
+                    .iter()
+                    .any(|x| &x.engine == label && x.problem == p.name && x.run == run)
+                {
+                    continue;
+                }
+                if client.is_none() {
+                    client = Some(GtpClient::spawn(&command)?);
+                }
+                let Some(c) = client.as_mut() else {
+                    continue;
+                };
+                let (answer, seconds) = match ask(c, p, limit) {
+                    Ok(x) => x,
+                    Err(e) => {
+                        // Start the engine afresh for the next problem.
+                        client = None;
+                        (format!("error: {e}"), 0.0)
+                    }
+                };
+                let x = Answer {
+                    engine: label.clone(),
+                    problem: p.name.clone(),
+                    kind: p.kind.to_string(),
+                    run,
+                    correct: judge(p, &answer),
+                    answer,
+                    seconds,
+                };
+                eprintln!(
+                    "[{done}/{total}] {label} run {run} {}: {} ({}, {:.1}s)",
+                    p.name,
+                    x.answer,
+                    if x.correct { "correct" } else { "wrong" },
+                    x.seconds
+                );
+                if let Some(f) = sink.as_mut() {
+                    f.write_all(answer_line(&x).as_bytes())?;
+                    f.flush()?;
+                }
+                answers.push(x);
+            }
+        }
+    }
+    let names: Vec<&str> = suite.iter().map(|p| p.name.as_str()).collect();
+    answers.retain(|x| {
+        labels.contains(&x.engine) && names.contains(&x.problem.as_str()) && x.run < a.runs
+    });
+    let text = table(&answers, &labels, &suite);
+    print!("{text}");
+    if let Some(path) = &a.report {
+        let mut md = format!(
+            "# Yose suite scores\n\nSuite `{}` ({} problems), {} runs each.\n\n{text}\n",
+            a.suite.display(),
+            suite.len(),
+            a.runs
+        );
+        md.push_str(yomi_go::yose_score::PAPER_TABLE);
+        std::fs::write(path, md)?;
+    }
+    Ok(())
 }
