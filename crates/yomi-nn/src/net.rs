@@ -1,0 +1,405 @@
+//! The dual network: a residual convolutional tower with a policy head and a value head
+//! (AlphaZero's shape; the Geister paper's network with the size as a parameter).
+//!
+//! - stem: 3×3 convolution to `filters` channels, batch norm, ReLU;
+//! - `blocks` residual blocks: (3×3 conv, BN, ReLU, 3×3 conv, BN) + skip, ReLU;
+//! - policy head: 1×1 conv to 2 channels, BN, ReLU, fully connected to `policy_size` logits;
+//! - value head: 1×1 conv to 1 channel, BN, ReLU, fully connected to `value_hidden`, ReLU,
+//!   fully connected to 1, tanh.
+//!
+//! Weights are saved as a small versioned file ([`DualNet::save`]): a header naming the
+//! format version and the [`NetSpec`] (so a file cannot be loaded into a network of another
+//! shape), then burn's burnpack record.
+//!
+//! Thread safety: a network is plain data; the evaluation service
+//! ([`crate::service`]) owns one on its batching thread.
+
+use std::io::Write;
+use std::path::Path;
+
+use burn::module::Module;
+use burn::nn::conv::{Conv2d, Conv2dConfig};
+use burn::nn::{BatchNorm, BatchNormConfig, Linear, LinearConfig, PaddingConfig2d, Relu};
+use burn::tensor::{Bytes, Device, Tensor, TensorData};
+use serde::{Deserialize, Serialize};
+use yomi_core::{TensorGame, TensorShape};
+
+use crate::NnError;
+
+/// The size of a network, independent of the game (`[net]` in training configs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetConfig {
+    /// Channels of the tower (the paper: 128).
+    #[serde(default = "default_filters")]
+    pub filters: usize,
+    /// Residual blocks (the paper: 8).
+    #[serde(default = "default_blocks")]
+    pub blocks: usize,
+    /// Width of the value head's hidden layer.
+    #[serde(default = "default_value_hidden")]
+    pub value_hidden: usize,
+}
+
+fn default_filters() -> usize {
+    64
+}
+fn default_blocks() -> usize {
+    4
+}
+fn default_value_hidden() -> usize {
+    64
+}
+
+impl Default for NetConfig {
+    fn default() -> Self {
+        NetConfig {
+            filters: default_filters(),
+            blocks: default_blocks(),
+            value_hidden: default_value_hidden(),
+        }
+    }
+}
+
+/// Everything that fixes a network's parameter shapes: its size and the game's tensor
+/// shape and policy size. Stored in every weights file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NetSpec {
+    /// The network's size.
+    pub config: NetConfig,
+    /// Input planes.
+    pub channels: usize,
+    /// Board rows.
+    pub height: usize,
+    /// Board columns.
+    pub width: usize,
+    /// Policy outputs.
+    pub policy_size: usize,
+}
+
+impl NetSpec {
+    /// The spec of a `config`-sized network for `game`.
+    pub fn for_game<G: TensorGame>(config: NetConfig, game: &G) -> Self {
+        let s = game.tensor_shape();
+        NetSpec {
+            config,
+            channels: s.channels,
+            height: s.height,
+            width: s.width,
+            policy_size: game.policy_size(),
+        }
+    }
+
+    /// The input shape.
+    pub fn shape(&self) -> TensorShape {
+        TensorShape {
+            channels: self.channels,
+            height: self.height,
+            width: self.width,
+        }
+    }
+
+    /// Checks that the sizes are usable.
+    ///
+    /// # Errors
+    /// [`NnError::Config`] naming the zero size.
+    pub fn validate(&self) -> Result<(), NnError> {
+        let c = &self.config;
+        for (name, v) in [
+            ("filters", c.filters),
+            ("value_hidden", c.value_hidden),
+            ("channels", self.channels),
+            ("height", self.height),
+            ("width", self.width),
+            ("policy_size", self.policy_size),
+        ] {
+            if v == 0 {
+                return Err(NnError::Config(format!("network {name} must be positive")));
+            }
+        }
+        if c.filters > 4096 || c.blocks > 256 || c.value_hidden > 65_536 {
+            return Err(NnError::Config(format!(
+                "network size {c:?} is unreasonably large"
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// One residual block.
+#[derive(Module, Debug)]
+pub struct ResidualBlock {
+    conv1: Conv2d,
+    bn1: BatchNorm,
+    conv2: Conv2d,
+    bn2: BatchNorm,
+    relu: Relu,
+}
+
+impl ResidualBlock {
+    fn new(filters: usize, device: &Device) -> Self {
+        let conv = || {
+            Conv2dConfig::new([filters, filters], [3, 3])
+                .with_padding(PaddingConfig2d::Same)
+                .with_bias(false)
+                .init(device)
+        };
+        ResidualBlock {
+            conv1: conv(),
+            bn1: BatchNormConfig::new(filters).init(device),
+            conv2: conv(),
+            bn2: BatchNormConfig::new(filters).init(device),
+            relu: Relu::new(),
+        }
+    }
+
+    fn forward(&self, x: Tensor<4>) -> Tensor<4> {
+        let y = self
+            .relu
+            .forward(self.bn1.forward(self.conv1.forward(x.clone())));
+        let y = self.bn2.forward(self.conv2.forward(y));
+        self.relu.forward(y + x)
+    }
+}
+
+/// The dual (policy + value) network. See the [module documentation](self).
+#[derive(Module, Debug)]
+pub struct DualNet {
+    stem: Conv2d,
+    stem_bn: BatchNorm,
+    blocks: Vec<ResidualBlock>,
+    policy_conv: Conv2d,
+    policy_bn: BatchNorm,
+    policy_fc: Linear,
+    value_conv: Conv2d,
+    value_bn: BatchNorm,
+    value_fc1: Linear,
+    value_fc2: Linear,
+    relu: Relu,
+}
+
+/// The magic bytes that open a weights file.
+pub const WEIGHTS_MAGIC: &[u8; 8] = b"YOMINN\x00\x01";
+/// The weights file format version this crate writes and reads.
+pub const WEIGHTS_VERSION: u32 = 1;
+
+impl DualNet {
+    /// A freshly initialised network of `spec`'s shape on `device` (burn's initialisers draw
+    /// from `device`'s generator: call [`seed_device`] first for reproducible weights).
+    ///
+    /// # Errors
+    /// [`NnError::Config`] when the spec has a zero size.
+    pub fn new(spec: &NetSpec, device: &Device) -> Result<Self, NnError> {
+        spec.validate()?;
+        let f = spec.config.filters;
+        let cells = spec.height * spec.width;
+        let conv1x1 = |out: usize| {
+            Conv2dConfig::new([f, out], [1, 1])
+                .with_bias(false)
+                .init(device)
+        };
+        Ok(DualNet {
+            stem: Conv2dConfig::new([spec.channels, f], [3, 3])
+                .with_padding(PaddingConfig2d::Same)
+                .with_bias(false)
+                .init(device),
+            stem_bn: BatchNormConfig::new(f).init(device),
+            blocks: (0..spec.config.blocks)
+                .map(|_| ResidualBlock::new(f, device))
+                .collect(),
+            policy_conv: conv1x1(2),
+            policy_bn: BatchNormConfig::new(2).init(device),
+            policy_fc: LinearConfig::new(2 * cells, spec.policy_size).init(device),
+            value_conv: conv1x1(1),
+            value_bn: BatchNormConfig::new(1).init(device),
+            value_fc1: LinearConfig::new(cells, spec.config.value_hidden).init(device),
+            value_fc2: LinearConfig::new(spec.config.value_hidden, 1).init(device),
+            relu: Relu::new(),
+        })
+    }
+
+    /// Policy logits `[batch, policy_size]` and values in `[-1, 1]` `[batch]` for a batch
+    /// of encoded states `[batch, channels, height, width]`.
+    pub fn forward(&self, x: Tensor<4>) -> (Tensor<2>, Tensor<1>) {
+        let [batch, _, h, w] = x.dims();
+        let mut x = self
+            .relu
+            .forward(self.stem_bn.forward(self.stem.forward(x)));
+        for block in &self.blocks {
+            x = block.forward(x);
+        }
+        let p = self
+            .relu
+            .forward(self.policy_bn.forward(self.policy_conv.forward(x.clone())));
+        let logits = self.policy_fc.forward(p.reshape([batch, 2 * h * w]));
+        let v = self
+            .relu
+            .forward(self.value_bn.forward(self.value_conv.forward(x)));
+        let v = self
+            .relu
+            .forward(self.value_fc1.forward(v.reshape([batch, h * w])));
+        let v = self.value_fc2.forward(v).tanh().reshape([batch]);
+        (logits, v)
+    }
+
+    /// Runs the network on `n` encoded states laid out one after another in `input`
+    /// (`n · shape.len()` values); returns the logits (`n · policy_size`, row-major) and the
+    /// `n` values. Uses the module's device; call it on a network of a plain (not autodiff)
+    /// device, e.g. from [`Module::valid`], for inference.
+    pub fn infer(&self, spec: &NetSpec, input: &[f32], n: usize) -> (Vec<f32>, Vec<f32>) {
+        let device = self.stem.weight.val().device();
+        let x = Tensor::<4>::from_data(
+            TensorData::new(input.to_vec(), [n, spec.channels, spec.height, spec.width]),
+            &device,
+        );
+        let (logits, values) = self.forward(x);
+        let logits = logits
+            .into_data()
+            .try_to_vec::<f32>()
+            .expect("network outputs are f32");
+        let values = values
+            .into_data()
+            .try_to_vec::<f32>()
+            .expect("network outputs are f32");
+        (logits, values)
+    }
+
+    /// The weights file's bytes: magic, version, spec (JSON), burnpack record.
+    ///
+    /// # Errors
+    /// [`NnError::Record`] when burn cannot serialise the record.
+    pub fn to_bytes(&self, spec: &NetSpec) -> Result<Vec<u8>, NnError> {
+        let header = serde_json::to_vec(spec).map_err(|e| NnError::Format(e.to_string()))?;
+        let record = self
+            .clone()
+            .into_record()
+            .into_bytes()
+            .map_err(|e| NnError::Record(e.to_string()))?;
+        let mut out = Vec::with_capacity(16 + header.len() + record.len());
+        out.extend_from_slice(WEIGHTS_MAGIC);
+        out.extend_from_slice(&WEIGHTS_VERSION.to_le_bytes());
+        out.extend_from_slice(&(header.len() as u32).to_le_bytes());
+        out.extend_from_slice(&header);
+        out.extend_from_slice(&record);
+        Ok(out)
+    }
+
+    /// Saves the weights to `path` (written to a temporary file and renamed, so a kill never
+    /// leaves a half-written file behind).
+    ///
+    /// # Errors
+    /// [`NnError::Io`] or [`NnError::Record`].
+    pub fn save(&self, spec: &NetSpec, path: &Path) -> Result<(), NnError> {
+        write_atomic(path, &self.to_bytes(spec)?)
+    }
+
+    /// Reads a network from a weights file's bytes onto `device`; returns it with its spec.
+    ///
+    /// # Errors
+    /// [`NnError::Format`] for bytes that are not a weights file, [`NnError::Version`] for
+    /// another format version, [`NnError::Record`] when the record does not fit the spec.
+    pub fn from_bytes(bytes: &[u8], device: &Device) -> Result<(Self, NetSpec), NnError> {
+        if bytes.len() < 16 || &bytes[..8] != WEIGHTS_MAGIC {
+            return Err(NnError::Format(
+                "not a yomi-nn weights file (bad magic bytes)".into(),
+            ));
+        }
+        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+        if version != WEIGHTS_VERSION {
+            return Err(NnError::Version {
+                found: version,
+                expected: WEIGHTS_VERSION,
+            });
+        }
+        let len = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
+        let header = bytes
+            .get(16..16 + len)
+            .ok_or_else(|| NnError::Format("truncated header".into()))?;
+        let spec: NetSpec = serde_json::from_slice(header)
+            .map_err(|e| NnError::Format(format!("bad header: {e}")))?;
+        let net = DualNet::new(&spec, device)?;
+        let record = burn::store::ModuleRecord::from_bytes(Bytes::from_bytes_vec(
+            bytes[16 + len..].to_vec(),
+        ))
+        .map_err(|e| NnError::Record(e.to_string()))?;
+        let net = catch_record(move || net.load_record(record))?;
+        Ok((net, spec))
+    }
+
+    /// Loads a weights file onto `device`.
+    ///
+    /// # Errors
+    /// [`NnError::Io`] naming the file, or as [`DualNet::from_bytes`].
+    pub fn load(path: &Path, device: &Device) -> Result<(Self, NetSpec), NnError> {
+        let bytes = std::fs::read(path).map_err(|e| NnError::Io {
+            path: path.to_path_buf(),
+            source: e,
+        })?;
+        Self::from_bytes(&bytes, device)
+    }
+
+    /// Loads a weights file and checks that it was made for `game`.
+    ///
+    /// # Errors
+    /// As [`DualNet::load`], and [`NnError::Mismatch`] when the file's shapes differ from
+    /// the game's.
+    pub fn load_for<G: TensorGame>(
+        path: &Path,
+        game: &G,
+        device: &Device,
+    ) -> Result<(Self, NetSpec), NnError> {
+        let (net, spec) = Self::load(path, device)?;
+        let want = NetSpec::for_game(spec.config, game);
+        if want != spec {
+            return Err(NnError::Mismatch(format!(
+                "{} holds a network for {}x{}x{} inputs and {} moves; {} needs {}x{}x{} and {}",
+                path.display(),
+                spec.channels,
+                spec.height,
+                spec.width,
+                spec.policy_size,
+                game.facts().name,
+                want.channels,
+                want.height,
+                want.width,
+                want.policy_size
+            )));
+        }
+        Ok((net, spec))
+    }
+}
+
+/// burn validates records by panicking in places; a bad file must be an error instead.
+fn catch_record<T>(f: impl FnOnce() -> T) -> Result<T, NnError> {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    std::panic::set_hook(previous);
+    result.map_err(|p| {
+        let msg = p
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "record does not fit the network".into());
+        NnError::Record(msg)
+    })
+}
+
+/// Writes `bytes` to `path` through a temporary file and a rename.
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), NnError> {
+    let io = |e| NnError::Io {
+        path: path.to_path_buf(),
+        source: e,
+    };
+    let tmp = path.with_extension("tmp");
+    let mut f = std::fs::File::create(&tmp).map_err(io)?;
+    f.write_all(bytes).map_err(io)?;
+    f.sync_all().map_err(io)?;
+    drop(f);
+    std::fs::rename(&tmp, path).map_err(io)
+}
+
+/// Seeds the generator burn's initialisers use on `device`.
+pub fn seed_device(device: &Device, seed: u64) {
+    device.seed(seed);
+}

@@ -1,0 +1,165 @@
+//! Self-play: game threads play the network-guided search against itself, all asking one
+//! [`EvalService`], and record a training [`Sample`] per position.
+//!
+//! Games are numbered; game `i` uses seeds derived from the cycle seed and `i`, and its
+//! samples are stored under `i`, so the output does not depend on thread timing (given a
+//! deterministic network).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use yomi_core::rng::derive_seed;
+use yomi_core::{Game, Player, Rng, TensorGame, Turn};
+
+use crate::az::{visit_policy, AzParams};
+use crate::replay::Sample;
+use crate::service::EvalService;
+
+/// What a self-play batch produced.
+#[derive(Clone, Debug)]
+pub struct SelfPlayOutput {
+    /// Samples of every game, game by game in game order.
+    pub samples: Vec<Sample>,
+    /// Games played.
+    pub games: usize,
+    /// Wins of the first player, draws, wins of the second player (by sign of returns).
+    pub outcomes: [usize; 3],
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+impl SelfPlayOutput {
+    /// Positions (searches) per second.
+    pub fn positions_per_second(&self) -> f64 {
+        self.samples.len() as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// The outcome for `p` mapped from the game's reward bounds to `[-1, 1]`.
+pub fn outcome_for<G: Game>(game: &G, state: &G::State, p: Player) -> f32 {
+    let (lo, hi) = game.facts().reward_bounds;
+    let r = game.returns(state).get(p);
+    (((r - lo) / (hi - lo)) * 2.0 - 1.0).clamp(-1.0, 1.0) as f32
+}
+
+/// Plays one self-play game with seed `seed`; returns its samples and the final state.
+pub fn play_game<G: TensorGame>(
+    game: &G,
+    service: &EvalService,
+    params: &AzParams,
+    max_plies: usize,
+    seed: u64,
+) -> (Vec<Sample>, G::State) {
+    let mut mcts = params.search::<G>(service.client(), derive_seed(seed, 1));
+    let mut rng = Rng::seed_from_u64(derive_seed(seed, 2));
+    let mut state = game.initial_state();
+    let len = game.tensor_shape().len();
+    let mut history: Vec<(Vec<f32>, Vec<(u32, f32)>, Player)> = Vec::new();
+    let limit = if max_plies == 0 {
+        usize::MAX
+    } else {
+        max_plies
+    };
+    let mut ply = 0;
+    while let Turn::Player(p) = game.turn(&state) {
+        if ply >= limit {
+            break;
+        }
+        let result = mcts.search_for(game, &state, p);
+        let Some(mv) = result.choose(params.final_move(ply), &mut rng) else {
+            break;
+        };
+        let mut planes = vec![0.0; len];
+        game.encode(&state, p, &mut planes);
+        history.push((planes, visit_policy(game, &state, &result), p));
+        game.apply(&mut state, mv);
+        ply += 1;
+    }
+    let terminal = game.is_terminal(&state);
+    let samples = history
+        .into_iter()
+        .map(|(planes, policy, p)| Sample {
+            planes,
+            policy,
+            z: if terminal {
+                outcome_for(game, &state, p)
+            } else {
+                0.0
+            },
+        })
+        .collect();
+    (samples, state)
+}
+
+/// Plays `games` self-play games on `threads` threads; game `i` has seed
+/// `derive_seed(seed, i)`. Progress goes to stderr when `progress` is set.
+pub fn self_play<G: TensorGame>(
+    game: &G,
+    service: &EvalService,
+    params: &AzParams,
+    games: usize,
+    threads: usize,
+    max_plies: usize,
+    seed: u64,
+    progress: bool,
+) -> SelfPlayOutput {
+    let start = Instant::now();
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<(Vec<Sample>, i8)>>> = Mutex::new(vec![None; games]);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, games.max(1)) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= games {
+                    break;
+                }
+                let (samples, end) = play_game(
+                    game,
+                    service,
+                    params,
+                    max_plies,
+                    derive_seed(seed, i as u64),
+                );
+                let r0 = if game.is_terminal(&end) {
+                    outcome_for(game, &end, Player(0))
+                } else {
+                    0.0
+                };
+                let sign = if r0 > 0.0 {
+                    1
+                } else if r0 < 0.0 {
+                    -1
+                } else {
+                    0
+                };
+                results.lock().expect("results lock")[i] = Some((samples, sign));
+                let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+                if progress && (d % (games / 10).max(1) == 0 || d == games) {
+                    eprintln!(
+                        "  self-play {d}/{games} games, {:.1} s",
+                        start.elapsed().as_secs_f64()
+                    );
+                }
+            });
+        }
+    });
+    let mut samples = Vec::new();
+    let mut outcomes = [0usize; 3];
+    for (s, sign) in results
+        .into_inner()
+        .expect("results lock")
+        .into_iter()
+        .flatten()
+    {
+        samples.extend(s);
+        outcomes[(1 - sign) as usize] += 1;
+    }
+    SelfPlayOutput {
+        samples,
+        games,
+        outcomes,
+        seconds: start.elapsed().as_secs_f64(),
+    }
+}
