@@ -297,7 +297,12 @@ fn dz_variants_build_and_find_the_only_winning_move() {
 fn shipped_test_sets_parse_and_their_exact_labels_hold() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/testsets");
     let mut solver = yomi_othello::solver::Solver::new(18);
-    for (file, stage) in [("s20.txt", 20), ("s30.txt", 30), ("s50.txt", 50)] {
+    for (file, stage) in [
+        ("s20.txt", 20),
+        ("s30.txt", 30),
+        ("s40.txt", 40),
+        ("s50.txt", 50),
+    ] {
         let text = std::fs::read_to_string(dir.join(file)).unwrap();
         let set = testsets::parse(&text).unwrap();
         assert_eq!(set.len(), 300, "{file}");
