@@ -1,10 +1,12 @@
 //! `yomi othello ...`: Othello's own commands (perft, exact solving, engine protocols,
-//! training the evaluation, the UCT+dZ test sets and coefficient fit). Othello itself is in the game list as `othello`, so `play`,
+//! training the evaluation, the UCT+dZ test sets and coefficient fit, the paper's accuracy
+//! experiment). Othello itself is in the game list as `othello`, so `play`,
 //! `match`, `agents` and `bench` take it too.
 
 use std::io::{BufReader, Write};
 
 use clap::{Args, Subcommand};
+use yomi_othello::accuracy::{self, AccuracyConfig};
 use yomi_othello::commands::{perft_report, solve_report};
 use yomi_othello::dz::{DzTable, KINDS};
 use yomi_othello::dzfit::{fit_stage, report, row_of};
@@ -109,6 +111,129 @@ pub enum OthelloCommand {
         #[arg(required = true)]
         sets: Vec<std::path::PathBuf>,
     },
+    /// Run the paper's accuracy experiment (tables 1-6) from an experiment file: every
+    /// variant picks a move in every test position at each playout budget; records are
+    /// appended to a JSONL file (a rerun resumes) and a markdown report is written.
+    #[command(
+        after_help = "Examples:\n  yomi othello accuracy experiments/othello-accuracy.toml\n  \
+                      yomi othello accuracy experiments/othello-accuracy.toml --positions 100 --playouts 10000 \\\n      \
+                      --out experiments/othello-accuracy-100.jsonl --report experiments/othello-accuracy-100.md"
+    )]
+    Accuracy(AccuracyArgs),
+}
+
+/// Arguments of `yomi othello accuracy`; flags override the file's keys.
+#[derive(Args, Debug)]
+pub struct AccuracyArgs {
+    /// The experiment file (TOML; see experiments/othello-accuracy.toml).
+    pub file: std::path::PathBuf,
+    /// Use the first N positions of each test set.
+    #[arg(long)]
+    pub positions: Option<usize>,
+    /// Playouts per move, comma separated (10000,30000).
+    #[arg(long, value_delimiter = ',')]
+    pub playouts: Option<Vec<u64>>,
+    /// Only these stages S, comma separated (20,30).
+    #[arg(long, value_delimiter = ',')]
+    pub stages: Option<Vec<u32>>,
+    /// Only these variants (names as in the file), comma separated.
+    #[arg(long, value_delimiter = ',')]
+    pub variants: Option<Vec<String>>,
+    /// Worker threads (0: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Seed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// The records file (JSON lines).
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// The report file (markdown).
+    #[arg(long)]
+    pub report: Option<std::path::PathBuf>,
+    /// Write the report from the records without running anything.
+    #[arg(long)]
+    pub report_only: bool,
+}
+
+/// The experiment file with the flags applied.
+fn accuracy_config(args: &AccuracyArgs) -> anyhow::Result<AccuracyConfig> {
+    let text = std::fs::read_to_string(&args.file)
+        .map_err(|e| usage(format!("{}: {e}", args.file.display())))?;
+    let mut cfg =
+        AccuracyConfig::parse(&text).map_err(|e| usage(format!("{}: {e}", args.file.display())))?;
+    if let Some(n) = args.positions {
+        cfg.positions = Some(n);
+    }
+    if let Some(p) = &args.playouts {
+        cfg.playouts = p.clone();
+    }
+    if let Some(stages) = &args.stages {
+        if let Some(s) = stages
+            .iter()
+            .find(|s| !cfg.sets.iter().any(|f| f.stage == **s))
+        {
+            return Err(usage(format!(
+                "--stages: the file has no set with stage {s}"
+            )));
+        }
+        cfg.sets.retain(|f| stages.contains(&f.stage));
+    }
+    if let Some(names) = &args.variants {
+        if let Some(n) = names
+            .iter()
+            .find(|n| !cfg.variants.iter().any(|v| &v.name == *n))
+        {
+            let known: Vec<&str> = cfg.variants.iter().map(|v| v.name.as_str()).collect();
+            return Err(usage(format!(
+                "--variants: no variant {n:?} in the file (it has {})",
+                known.join(", ")
+            )));
+        }
+        cfg.variants.retain(|v| names.contains(&v.name));
+    }
+    if let Some(t) = args.threads {
+        cfg.threads = t;
+    }
+    if let Some(s) = args.seed {
+        cfg.seed = s;
+    }
+    if let Some(o) = &args.out {
+        cfg.out = o.clone();
+    }
+    if let Some(r) = &args.report {
+        cfg.report = r.clone();
+    }
+    cfg.check().map_err(|e| usage(e.to_string()))?;
+    Ok(cfg)
+}
+
+/// Runs `yomi othello accuracy`.
+fn run_accuracy(args: &AccuracyArgs) -> anyhow::Result<()> {
+    let cfg = accuracy_config(args)?;
+    let command = std::iter::once("yomi".to_string())
+        .chain(std::env::args().skip(1))
+        .collect::<Vec<_>>()
+        .join(" ");
+    if args.report_only {
+        let sets = accuracy::load_sets(&cfg)?;
+        let records = accuracy::load_records(&cfg.out)?;
+        std::fs::write(
+            &cfg.report,
+            accuracy::report(&cfg, &sets, &records, &command),
+        )?;
+    } else {
+        let s = accuracy::run(&cfg, &command, &|line| eprintln!("{line}"))?;
+        crate::commands::emit(&format!(
+            "{} items: {} run now, {} resumed from {}\n",
+            s.items,
+            s.ran,
+            s.resumed,
+            cfg.out.display()
+        ))?;
+    }
+    crate::commands::emit(&format!("wrote {}\n", cfg.report.display()))?;
+    Ok(())
 }
 
 /// Runs an Othello command.
@@ -245,6 +370,7 @@ pub fn run(args: OthelloArgs) -> anyhow::Result<()> {
             )?;
             crate::commands::emit(&report(&kind, &fits))?;
         }
+        OthelloCommand::Accuracy(a) => run_accuracy(&a)?,
     }
     Ok(())
 }
