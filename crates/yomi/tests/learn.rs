@@ -59,9 +59,11 @@ uct = [9, 10, 11, 12]
     again.ok();
     let report2 = std::fs::read_to_string(dir.join("out/report.md")).unwrap();
     let strip = |s: &str| -> String {
-        // Per-move times differ between runs; compare everything else.
+        // Per-move times and the played / resumed counts differ; compare everything else.
         s.lines()
-            .filter(|l| !l.contains("ms/move") && !l.starts_with("|   "))
+            .filter(|l| {
+                !l.contains("ms/move") && !l.contains("played now") && !l.starts_with("|   ")
+            })
             .collect::<Vec<_>>()
             .join("\n")
     };
