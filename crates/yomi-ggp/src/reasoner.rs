@@ -1,42 +1,51 @@
 //! The fast reasoner: the ground rules compiled into stratified rule evaluation over one
-//! bit array per state.
+//! bit array per state, pushed incrementally from state to state.
 //!
-//! **Why compiled rules and not a propnet with incremental propagation.** After grounding,
-//! constant folding removes every static literal and every proposition whose value never
-//! changes; what is left is small for the games GGP plays (hundreds to a few thousand
-//! propositions). Each proposition is an OR of ANDs of literals, evaluated once per state in
-//! topological order with short-circuiting, straight from the state's own bit array: no
-//! queue, no per-component bookkeeping, no allocation. Evaluation is split into lazy
-//! phases that mirror what a playout asks for:
+//! **Program.** After grounding, constant folding removes every static literal and every
+//! proposition whose value never changes; what is left is small for the games GGP plays
+//! (hundreds to a few thousand propositions). Each proposition is an OR of ANDs of
+//! literals. Evaluation is split into lazy phases that mirror what a playout asks for:
 //!
-//! - *state phase*, run once when a state is made: everything `terminal` and `legal`
-//!   depend on (and the goals, when the state is terminal);
-//! - *move phase*, run by `apply`: what the `next` propositions need beyond the state
-//!   phase, with the `does` inputs of the joint move set;
+//! - *state phase*, when a state is made: everything `terminal` and `legal` depend on (and
+//!   the goals, when the state is terminal);
+//! - *move phase*, by `apply`: what the `next` propositions need beyond the state phase,
+//!   with the `does` inputs of the joint move set;
 //! - *goal phase*: what the goals need beyond the state phase.
 //!
-//! **State layout.** One `Box<[u64]>` per state holds every proposition: the base
-//! propositions (`true` atoms) first, then the `next` propositions in the same order and
-//! the same word alignment, so moving to the next state is a word copy; then the inputs and
-//! views. Equality and hashing look at the base words only (the rest is derived from them or
-//! scratch). Cloning a state copies one small array; playing never allocates.
+//! **Incremental evaluation** (the default; see `Incremental`). Consecutive states differ
+//! in a few base propositions, so `step` works as a propnet does: it pushes the `does`
+//! inputs of the moves played and then the base propositions that changed, and re-decides
+//! only the conjunctions that read something that changed and the propositions whose
+//! conjunctions changed, in topological order. Each state stores the value of every
+//! conjunction beside the propositions; a literal that turns false clears its conjunction
+//! without evaluating it. Fresh states (initial state, parsed states) are evaluated in
+//! full.
 //!
-//! **Evaluation order.** Most conjunctions fail, so the cost of a step is the number of
-//! conjunctions visited, each decided by its first literal. At compile time a few seeded
-//! random games ([`SAMPLE_STEPS`] steps) measure how often each proposition holds; every
-//! conjunction then tests its least likely literal first (kept inline, no range lookup),
-//! and every disjunction tries its most likely conjunction first. The values are the
-//! same whatever the order; only the work changes.
+//! **Plain evaluation** (games whose state or move phase keeps a recursive component, and
+//! the self-check [`Reasoner::derived_values_consistent`]): every proposition of a phase
+//! is evaluated in topological order with short-circuiting. Recursive views that survive
+//! grounding (connectivity in hex, say) are evaluated as fixpoints of their strongly
+//! connected component (monotone: negation is stratified).
+//!
+//! **State layout.** One `Box<[u64]>` per state: the base propositions (`true` atoms)
+//! first, then the `next` propositions in the same order and the same word alignment, so
+//! moving to the next state is a word copy; then the inputs and views; the legal-move bits
+//! of each role (bit `k` mirrors the role's `k`-th legal proposition, so counting and
+//! picking moves is word arithmetic); and with incremental evaluation the conjunction
+//! values and the propagation marks. Equality and hashing look at the base words only (the
+//! rest is derived from them). Cloning a state copies one array; playing never allocates.
+//!
+//! **Evaluation order.** At compile time a few seeded random games ([`SAMPLE_STEPS`]
+//! steps) measure how often each proposition holds; every conjunction then tests its least
+//! likely literal first, and every disjunction tries its most likely conjunction first.
+//! The values are the same whatever the order; only the work changes.
 //!
 //! **Move index.** A `next` conjunction with a positive `does` literal (one per move in
 //! most board games: `(next (cell 2 3 x)) <= (does x (move 2 2 2 3)) ...`) can only hold
 //! when that move is played. Those whose other literals are known when the state is made
 //! (inputs, state-phase views) are taken out of the move phase and filed under their
-//! `does` proposition; `step` tries only the ones of the moves played, then runs the move
-//! phase for the rest. On dobutsu shogi this is most of the program.
-//!
-//! Recursive views that survive grounding (connectivity in hex, say) are evaluated as
-//! fixpoints of their strongly connected component (monotone: negation is stratified).
+//! `does` proposition; `step` tries only the ones of the moves played. On dobutsu shogi
+//! this is most of the program.
 
 use std::collections::HashMap;
 
@@ -69,6 +78,9 @@ pub struct Reasoner {
     action_index: HashMap<Term, u32>,
     /// Per role: (legal proposition, action), by action.
     legal: Vec<Vec<(u32, u32)>>,
+    /// Per role: the first word of its legal-move bits in a state (bit `k` mirrors
+    /// `legal[role][k]`, so counting and picking legal moves is word arithmetic).
+    legal_word: Vec<usize>,
     /// Per role, per action: the `does` proposition (or NONE).
     does: Vec<Vec<u32>>,
     /// Per action: whether it is the constant `noop`.
@@ -101,8 +113,82 @@ pub struct Reasoner {
     does_heads: Vec<u32>,
     template: Box<[u64]>,
     init: Vec<u32>,
+    /// The state phase as incremental propagation (see `Incremental`).
+    inc: Incremental,
     /// Statistics of the compiled program.
     pub stats: ReasonerStats,
+}
+
+/// The state and move phases compiled for incremental (differential) evaluation, as a
+/// propnet does. Every state stores, beside each proposition, the value of each
+/// conjunction of both phases. A step pushes only what changed: the `does` inputs of the
+/// moves played, and then the base propositions that differ between the two states. The
+/// conjunctions that read a changed proposition are marked, and the heads of marked
+/// conjunctions are re-decided in topological order (a head is the OR of its conjunction
+/// bits, a range of words); a head whose value changed marks in turn the conjunctions that
+/// read it. A step costs what changed, not the size of the rules.
+///
+/// **Layout in the state**, after the propositions: the conjunction values, the dirty
+/// heads, the dirty conjunctions, the forced heads. The state phase (`heads[..state_heads]`)
+/// is brought up to date when a state is made and leaves no marks; marks on move-phase
+/// heads (base changes, `does` inputs cleared after the move) stay pending in the state
+/// until its next `step`, which settles them with the new move's inputs.
+///
+/// **Indexed conjunctions.** The `does`-indexed conjunctions of the move phase (see
+/// `Reasoner::index_by_does`) are not part of the network: `step` tries those of the
+/// played moves and *forces* their heads true for the move phase, then marks them for
+/// re-decision at the next step.
+///
+/// Off (`on == false`) when the state or move phase has a recursive component: those
+/// games evaluate both phases in full at every state.
+#[derive(Clone, Debug, Default)]
+struct Incremental {
+    /// Whether steps use it.
+    on: bool,
+    /// Whether the game allows it (and it was compiled).
+    built: bool,
+    /// Per head, in topological order (state phase, then move phase): the proposition
+    /// and its conjunctions `c0..c1`.
+    heads: Vec<(u32, u32, u32)>,
+    /// The number of state-phase heads (they come first).
+    state_heads: usize,
+    /// Per proposition: its position in `heads`, or NONE.
+    head_of: Vec<u32>,
+    /// Per head: the bit mirroring it among the legal-move bits, or NONE.
+    head_slot: Vec<u32>,
+    /// Per conjunction: the position of its head in `heads`, its literals as a range of
+    /// `lits` (least likely to hold first).
+    conj: Vec<(u32, u32, u32)>,
+    lits: Vec<u32>,
+    /// Per proposition: the conjunctions that read it (conjunction << 1 | negated), as a
+    /// range of `fan_list`.
+    fan: Vec<(u32, u32)>,
+    fan_list: Vec<u32>,
+    /// The bit of conjunction 0's value in a state.
+    conj_bit: usize,
+    /// The first words of the dirty heads, dirty conjunctions and forced heads.
+    dirty_heads: usize,
+    dirty_conj: usize,
+    forced: usize,
+}
+
+/// The mask of bits `lo..hi` of word `w` (bit numbers counted over all words).
+#[inline(always)]
+fn word_mask(w: usize, lo: usize, hi: usize) -> u64 {
+    let base = w * 64;
+    let a = lo.max(base) - base;
+    let b = hi.min(base + 64).saturating_sub(base);
+    if a >= 64 {
+        return 0;
+    }
+    let high = if b == 64 { !0u64 } else { (1u64 << b) - 1 };
+    high & !((1u64 << a) - 1)
+}
+
+/// Whether any of bits `lo..hi` is set.
+#[inline(always)]
+fn any_in(bits: &[u64], lo: usize, hi: usize) -> bool {
+    (lo / 64..hi.div_ceil(64)).any(|w| bits[w] & word_mask(w, lo, hi) != 0)
 }
 
 /// One conjunction as evaluated: `first` and then `lits[rest.0..rest.1]` must all hold.
@@ -129,6 +215,13 @@ pub struct ReasonerStats {
     pub literals: usize,
     /// Move-phase conjunctions indexed by a `does` literal (tried only for the move played).
     pub does_indexed: usize,
+    /// Mean conjunctions reached per step by the changed inputs (the work of incremental
+    /// evaluation), in sampled random games; 0 when it is not available.
+    pub fanout_per_step: usize,
+    /// Conjunctions of the state and move phases (the work of plain evaluation).
+    pub phase_conjunctions: usize,
+    /// Whether steps use incremental evaluation.
+    pub incremental: bool,
 }
 
 /// Whose turn a state is, as stored in the state.
@@ -463,7 +556,12 @@ impl Reasoner {
             }
             rules[p] = (start, conj.len() as u32);
         }
-        let words = nprops.div_ceil(64).max(2 * base_words);
+        let mut words = nprops.div_ceil(64).max(2 * base_words);
+        let mut legal_word = Vec::with_capacity(legal.len());
+        for l in &legal {
+            legal_word.push(words);
+            words += l.len().div_ceil(64);
+        }
         let mut template = vec![0u64; words].into_boxed_slice();
         for &p in &const_true {
             put(&mut template, p, true);
@@ -482,6 +580,9 @@ impl Reasoner {
             goal_phase: count(&phase_goal),
             literals: lits.len(),
             does_indexed: 0,
+            fanout_per_step: 0,
+            phase_conjunctions: 0,
+            incremental: false,
         };
         let mut reasoner = Reasoner {
             desc: desc.clone(),
@@ -495,6 +596,7 @@ impl Reasoner {
             action_text,
             action_index,
             legal,
+            legal_word,
             does,
             noop,
             goals,
@@ -512,13 +614,365 @@ impl Reasoner {
             does_heads: Vec::new(),
             template,
             init,
+            inc: Incremental::default(),
             stats,
         };
         reasoner.finish_conjunctions();
         reasoner.order_by_sampled_truth();
         reasoner.finish_conjunctions();
         reasoner.index_by_does(&input);
+        reasoner.build_incremental();
+        reasoner.choose_evaluator();
         Ok(reasoner)
+    }
+
+    /// Compiles the state and move phases for incremental evaluation (`Incremental`),
+    /// unless one has a recursive component, and appends its regions to the state layout.
+    /// Runs after `Reasoner::index_by_does` (the indexed conjunctions stay out).
+    fn build_incremental(&mut self) {
+        if self.phase_state.contains(&CYCLE) || self.phase_move.contains(&CYCLE) {
+            return;
+        }
+        let nprops = self.rules.len();
+        let mut inc = Incremental {
+            on: true,
+            built: true,
+            head_of: vec![NONE; nprops],
+            ..Incremental::default()
+        };
+        let order: Vec<u32> = self
+            .phase_state
+            .iter()
+            .chain(&self.phase_move)
+            .map(|&p| p & !PRESET)
+            .collect();
+        inc.state_heads = self.phase_state.len();
+        let mut readers: Vec<Vec<u32>> = vec![Vec::new(); nprops];
+        for (h, &p) in order.iter().enumerate() {
+            inc.head_of[p as usize] = h as u32;
+            let (a, b) = self.rules[p as usize];
+            let c0 = inc.conj.len() as u32;
+            for c in &self.cj[a as usize..b as usize] {
+                let id = inc.conj.len() as u32;
+                let s = inc.lits.len() as u32;
+                inc.lits.push(c.first);
+                inc.lits
+                    .extend_from_slice(&self.lits[c.rest.0 as usize..c.rest.1 as usize]);
+                for &l in &inc.lits[s as usize..] {
+                    // Reader entries: conjunction << 1 | negated.
+                    let r = &mut readers[(l >> 1) as usize];
+                    if r.last().map(|&f| f >> 1) != Some(id) {
+                        r.push(id << 1 | (l & 1));
+                    }
+                }
+                inc.conj.push((h as u32, s, inc.lits.len() as u32));
+            }
+            inc.heads.push((p, c0, inc.conj.len() as u32));
+        }
+        inc.head_slot = vec![NONE; inc.heads.len()];
+        for (r, l) in self.legal.iter().enumerate() {
+            for (k, &(p, _)) in l.iter().enumerate() {
+                let h = inc.head_of[p as usize];
+                if h != NONE {
+                    inc.head_slot[h as usize] = (self.legal_word[r] * 64 + k) as u32;
+                }
+            }
+        }
+        inc.fan = Vec::with_capacity(nprops);
+        for r in readers {
+            let s = inc.fan_list.len() as u32;
+            inc.fan_list.extend(r);
+            inc.fan.push((s, inc.fan_list.len() as u32));
+        }
+        let (nh, nc) = (inc.heads.len().div_ceil(64), inc.conj.len().div_ceil(64));
+        inc.conj_bit = self.words * 64;
+        inc.dirty_heads = self.words + nc;
+        inc.dirty_conj = inc.dirty_heads + nh;
+        inc.forced = inc.dirty_conj + nc;
+        self.words = inc.forced + nh;
+        let mut t = self.template.to_vec();
+        t.resize(self.words, 0);
+        self.template = t.into_boxed_slice();
+        self.inc = inc;
+    }
+
+    /// Keeps incremental evaluation only where it does less work than plain evaluation:
+    /// along a few seeded random games ([`SAMPLE_STEPS`] steps), the conjunctions reached
+    /// by the changed inputs of a step (the played `does` inputs, twice, and the changed
+    /// base propositions) must average under a third of the conjunctions plain
+    /// evaluation visits (each reached conjunction costs several plain visits: marking,
+    /// evaluation, re-deciding its head). Games where a step flips an input that most
+    /// rules read (`control` in tic-tac-toe and breakthrough) stay plain. Either way the
+    /// values are the same.
+    fn choose_evaluator(&mut self) {
+        if !self.inc.on {
+            return;
+        }
+        let fan = |p: u32| {
+            let (s, e) = self.inc.fan[p as usize];
+            (e - s) as u64
+        };
+        let mut rng = yomi_core::Rng::seed_from_u64(0x6767_7022);
+        let mut s = self.initial_state();
+        let mut joint = vec![0u32; self.roles.len()];
+        let mut legal = Vec::new();
+        let (mut reached, mut steps) = (0u64, 0u64);
+        for _ in 0..SAMPLE_STEPS {
+            if s.turn == TURN_TERMINAL {
+                s = self.initial_state();
+                if s.turn == TURN_TERMINAL {
+                    break;
+                }
+            }
+            for (r, slot) in joint.iter_mut().enumerate() {
+                self.legal_into(&s, r, &mut legal);
+                *slot = legal[rng.below(legal.len())];
+                let d = self.does[r][*slot as usize];
+                if d != NONE {
+                    reached += 2 * fan(d);
+                }
+            }
+            let before = s.bits[..self.base_words].to_vec();
+            self.step(&mut s, &joint);
+            for (w, &old) in before.iter().enumerate() {
+                let mut diff = old ^ s.bits[w];
+                while diff != 0 {
+                    reached += fan((w * 64) as u32 + diff.trailing_zeros());
+                    diff &= diff - 1;
+                }
+            }
+            steps += 1;
+        }
+        let per_step = reached / steps.max(1);
+        let plain = self.inc.conj.len() as u64;
+        self.stats.fanout_per_step = per_step as usize;
+        self.stats.phase_conjunctions = plain as usize;
+        self.inc.on = steps > 0 && 3 * per_step < plain;
+        self.stats.incremental = self.inc.on;
+    }
+
+    /// Pushes the new value `v` of proposition `p` to the conjunctions that read it: a
+    /// literal that became false clears its conjunction at once (marking the head when the
+    /// conjunction held); one that became true marks its conjunction for evaluation.
+    #[inline(always)]
+    fn mark_readers(&self, bits: &mut [u64], p: u32, v: bool) {
+        let inc = &self.inc;
+        let (s, e) = inc.fan[p as usize];
+        for &f in &inc.fan_list[s as usize..e as usize] {
+            let c = f >> 1;
+            let h = inc.conj[c as usize].0;
+            if v ^ (f & 1 == 1) {
+                bits[inc.dirty_conj + (c >> 6) as usize] |= 1 << (c & 63);
+            } else {
+                let cw = &mut bits[inc.conj_bit / 64 + (c >> 6) as usize];
+                let m = 1u64 << (c & 63);
+                if *cw & m == 0 {
+                    continue;
+                }
+                *cw &= !m;
+            }
+            bits[inc.dirty_heads + (h >> 6) as usize] |= 1 << (h & 63);
+        }
+    }
+
+    /// Re-decides the marked heads among `heads[..limit]` in topological order, clearing
+    /// their marks (and those of their conjunctions).
+    fn propagate(&self, bits: &mut [u64], limit: usize) {
+        let inc = &self.inc;
+        let cb = inc.conj_bit;
+        let (dh, dc, fh) = (inc.dirty_heads, inc.dirty_conj, inc.forced);
+        let mut w = 0;
+        while w < limit.div_ceil(64) {
+            let word = bits[dh + w] & word_mask(w, 0, limit);
+            if word == 0 {
+                w += 1;
+                continue;
+            }
+            let b = word.trailing_zeros() as usize;
+            bits[dh + w] &= !(1u64 << b);
+            let h = w * 64 + b;
+            let (p, c0, c1) = inc.heads[h];
+            let (c0, c1) = (c0 as usize, c1 as usize);
+            if c1 == c0 + 1 && (bits[fh + w] >> b) & 1 == 0 {
+                // One conjunction (most heads): the head is its value.
+                let (cw, m) = (dc + c0 / 64, 1u64 << (c0 % 64));
+                let v = if bits[cw] & m != 0 {
+                    bits[cw] &= !m;
+                    let (_, ls, le) = inc.conj[c0];
+                    let v = inc.lits[ls as usize..le as usize]
+                        .iter()
+                        .all(|&l| holds(bits, l));
+                    put(bits, (cb + c0) as u32, v);
+                    v
+                } else {
+                    get(bits, (cb + c0) as u32)
+                };
+                if v != get(bits, p) {
+                    put(bits, p, v);
+                    let slot = inc.head_slot[h];
+                    if slot != NONE {
+                        put(bits, slot, v);
+                    }
+                    self.mark_readers(bits, p, v);
+                }
+                continue;
+            }
+            for cw in c0 / 64..c1.div_ceil(64) {
+                let mut m = bits[dc + cw] & word_mask(cw, c0, c1);
+                bits[dc + cw] ^= m;
+                while m != 0 {
+                    let c = cw * 64 + m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let (_, ls, le) = inc.conj[c];
+                    let v = inc.lits[ls as usize..le as usize]
+                        .iter()
+                        .all(|&l| holds(bits, l));
+                    put(bits, (cb + c) as u32, v);
+                }
+            }
+            let v = (bits[fh + w] >> b) & 1 != 0 || any_in(bits, cb + c0, cb + c1);
+            if v != get(bits, p) {
+                put(bits, p, v);
+                let slot = inc.head_slot[h];
+                if slot != NONE {
+                    put(bits, slot, v);
+                }
+                self.mark_readers(bits, p, v);
+            }
+        }
+    }
+
+    /// Both phases in full, conjunction bits included, with no `does` input set (fresh
+    /// states: no marks pending).
+    fn settle_full_incremental(&self, bits: &mut [u64]) {
+        let inc = &self.inc;
+        let cb = inc.conj_bit as u32;
+        for &(p, c0, c1) in &inc.heads {
+            let mut any = false;
+            for c in c0..c1 {
+                let (_, ls, le) = inc.conj[c as usize];
+                let v = inc.lits[ls as usize..le as usize]
+                    .iter()
+                    .all(|&l| holds(bits, l));
+                put(bits, cb + c, v);
+                any |= v;
+            }
+            put(bits, p, any);
+        }
+    }
+
+    /// The step of the incremental evaluator (see `Incremental`).
+    fn step_incremental(&self, s: &mut GdlState, joint: &[u32]) {
+        let inc = &self.inc;
+        let bits = &mut s.bits[..];
+        let nr = self.roles.len();
+        // The move phase: the played moves' `does` inputs, then their indexed conjunctions
+        // (which may read another role's `does`).
+        for (r, &a) in joint.iter().enumerate().take(nr) {
+            if let Some(&d) = self.does[r].get(a as usize) {
+                if d != NONE {
+                    put(bits, d, true);
+                    self.mark_readers(bits, d, true);
+                }
+            }
+        }
+        for (r, &a) in joint.iter().enumerate().take(nr) {
+            let Some(&d) = self.does[r].get(a as usize) else {
+                continue;
+            };
+            let Some(&(cs, ce)) = self.does_index.get(d as usize) else {
+                continue;
+            };
+            for &(head, (ls, le)) in &self.does_conj[cs as usize..ce as usize] {
+                if self.does_lits[ls as usize..le as usize]
+                    .iter()
+                    .all(|&l| holds(bits, l))
+                {
+                    let h = inc.head_of[head as usize] as usize;
+                    bits[inc.forced + h / 64] |= 1 << (h % 64);
+                    bits[inc.dirty_heads + h / 64] |= 1 << (h % 64);
+                }
+            }
+        }
+        self.propagate(bits, inc.heads.len());
+        // Forced heads and `does` inputs go back to their values without the move; their
+        // re-decision waits for the next step.
+        for w in inc.forced..inc.forced + (inc.dirty_conj - inc.dirty_heads) {
+            let f = bits[w];
+            if f != 0 {
+                bits[w] = 0;
+                bits[w - inc.forced + inc.dirty_heads] |= f;
+            }
+        }
+        for (r, &a) in joint.iter().enumerate().take(nr) {
+            if let Some(&d) = self.does[r].get(a as usize) {
+                if d != NONE {
+                    put(bits, d, false);
+                    self.mark_readers(bits, d, false);
+                }
+            }
+        }
+        // The next state: push the base propositions that changed.
+        let bw = self.base_words;
+        for w in 0..bw {
+            let mut diff = bits[w] ^ bits[bw + w];
+            while diff != 0 {
+                let b = (w * 64) as u32 + diff.trailing_zeros();
+                diff &= diff - 1;
+                self.mark_readers(bits, b, get(bits, bw as u32 * 64 + b));
+            }
+        }
+        bits.copy_within(bw..2 * bw, 0);
+        self.propagate(bits, inc.state_heads);
+        self.decide_turn(s);
+    }
+
+    /// Whether the derived values stored in `s` (state-phase propositions and the
+    /// legal-move bits; with the incremental evaluator also the move-phase propositions
+    /// once its pending marks are settled, and every conjunction value) equal a
+    /// from-scratch evaluation of its base propositions by the plain evaluator. A
+    /// self-check for tests: `true` at every state this reasoner makes.
+    pub fn derived_values_consistent(&self, s: &GdlState) -> bool {
+        let mut cur = s.bits.clone();
+        let mut legal = s.bits.clone();
+        self.fill_legal(&mut legal);
+        if legal != s.bits {
+            return false;
+        }
+        let mut fresh = self.template.clone();
+        fresh[..self.base_words].copy_from_slice(&s.bits[..self.base_words]);
+        self.run(&self.phase_state, &mut fresh);
+        let mut props: Vec<u32> = self.phase_state.clone();
+        if self.inc.on {
+            let inc = &self.inc;
+            if cur[inc.forced..].iter().any(|&w| w != 0)
+                || cur[inc.dirty_heads..inc.dirty_conj]
+                    .iter()
+                    .enumerate()
+                    .any(|(w, &x)| x & word_mask(w, 0, inc.state_heads) != 0)
+            {
+                return false;
+            }
+            self.propagate(&mut cur, inc.heads.len());
+            if cur[inc.dirty_heads..].iter().any(|&w| w != 0) {
+                return false;
+            }
+            // `does` inputs are all false: the indexed conjunctions are all false.
+            self.run(&self.phase_move, &mut fresh);
+            props.extend(&self.phase_move);
+        }
+        let props_ok = props
+            .iter()
+            .filter(|&&p| p != CYCLE)
+            .all(|&p| get(&fresh, p & !PRESET) == get(&cur, p & !PRESET));
+        if !props_ok || !self.inc.on {
+            return props_ok;
+        }
+        let mut all = self.template.clone();
+        all[..self.base_words].copy_from_slice(&s.bits[..self.base_words]);
+        self.settle_full_incremental(&mut all);
+        let cb = self.inc.conj_bit as u32;
+        (0..self.inc.conj.len() as u32).all(|c| get(&all, cb + c) == get(&cur, cb + c))
     }
 
     /// Takes out of normal evaluation every move-phase conjunction with a positive `does`
@@ -753,6 +1207,17 @@ impl Reasoner {
         }
     }
 
+    /// Switches incremental evaluation on or off where the game allows it (no recursive
+    /// component in the state or move phase), and returns whether it is on. The values
+    /// are the same either way; compilation picks the one that does less work
+    /// ([`ReasonerStats::incremental`]). For tests and measurements: make states after the
+    /// switch (a state made under one evaluator must not be stepped under the other).
+    pub fn set_incremental(&mut self, on: bool) -> bool {
+        self.inc.on = on && self.inc.built;
+        self.stats.incremental = self.inc.on;
+        self.inc.on
+    }
+
     /// The checked description this reasoner was compiled from.
     pub fn description(&self) -> &Description {
         &self.desc
@@ -867,13 +1332,33 @@ impl Reasoner {
         self.terminal != NONE && get(&s.bits, self.terminal)
     }
 
+    /// The legal-move bits of `role` in `s` (bit `k`: `legal[role][k]` holds).
+    #[inline(always)]
+    fn legal_bits<'a>(&self, s: &'a GdlState, role: usize) -> &'a [u64] {
+        let w = self.legal_word[role];
+        &s.bits[w..w + self.legal[role].len().div_ceil(64)]
+    }
+
+    /// Copies the legal propositions of every role into its legal-move bits.
+    fn fill_legal(&self, bits: &mut [u64]) {
+        for (r, l) in self.legal.iter().enumerate() {
+            let w = self.legal_word[r];
+            for (k, &(p, _)) in l.iter().enumerate() {
+                put(bits, (w * 64 + k) as u32, get(bits, p));
+            }
+        }
+    }
+
     /// The legal actions of `role` in `s`, by action id.
     #[inline]
     pub fn legal_into(&self, s: &GdlState, role: usize, out: &mut Vec<u32>) {
         out.clear();
-        for &(p, a) in &self.legal[role] {
-            if get(&s.bits, p) {
-                out.push(a);
+        let l = &self.legal[role];
+        for (w, &word) in self.legal_bits(s, role).iter().enumerate() {
+            let mut m = word;
+            while m != 0 {
+                out.push(l[w * 64 + m.trailing_zeros() as usize].1);
+                m &= m - 1;
             }
         }
     }
@@ -881,20 +1366,28 @@ impl Reasoner {
     /// How many legal actions `role` has in `s`.
     #[inline]
     pub fn legal_count(&self, s: &GdlState, role: usize) -> usize {
-        self.legal[role]
+        self.legal_bits(s, role)
             .iter()
-            .filter(|&&(p, _)| get(&s.bits, p))
-            .count()
+            .map(|w| w.count_ones() as usize)
+            .sum()
     }
 
     /// The `k`-th legal action of `role` (in action order), if there are more than `k`.
     #[inline]
     pub fn nth_legal(&self, s: &GdlState, role: usize, k: usize) -> Option<u32> {
-        self.legal[role]
-            .iter()
-            .filter(|&&(p, _)| get(&s.bits, p))
-            .nth(k)
-            .map(|&(_, a)| a)
+        let mut k = k;
+        for (w, &word) in self.legal_bits(s, role).iter().enumerate() {
+            let n = word.count_ones() as usize;
+            if k < n {
+                let mut m = word;
+                for _ in 0..k {
+                    m &= m - 1;
+                }
+                return Some(self.legal[role][w * 64 + m.trailing_zeros() as usize].1);
+            }
+            k -= n;
+        }
+        None
     }
 
     /// Whether `role` may play action `a` in `s`.
@@ -954,6 +1447,10 @@ impl Reasoner {
 
     /// Plays one action per role (`joint[r]` for role `r`; the caller ensures legality).
     pub fn step(&self, s: &mut GdlState, joint: &[u32]) {
+        if self.inc.on {
+            self.step_incremental(s, joint);
+            return;
+        }
         for (r, &a) in joint.iter().enumerate().take(self.roles.len()) {
             if let Some(&p) = self.does[r].get(a as usize) {
                 if p != NONE {
@@ -974,9 +1471,21 @@ impl Reasoner {
         self.settle(s);
     }
 
-    /// Evaluates the state phase and decides whose turn it is.
+    /// Evaluates the state phase (and with the incremental evaluator the move phase, with
+    /// no `does` input) in full and decides whose turn it is.
     fn settle(&self, s: &mut GdlState) {
-        self.run(&self.phase_state, &mut s.bits);
+        if self.inc.on {
+            self.settle_full_incremental(&mut s.bits);
+        } else {
+            self.run(&self.phase_state, &mut s.bits);
+        }
+        self.fill_legal(&mut s.bits);
+        self.decide_turn(s);
+    }
+
+    /// Decides whose turn it is from the state phase (and runs the goal phase at terminal
+    /// states).
+    fn decide_turn(&self, s: &mut GdlState) {
         if self.terminal != NONE && get(&s.bits, self.terminal) {
             self.run(&self.phase_goal, &mut s.bits);
             s.turn = TURN_TERMINAL;
@@ -986,23 +1495,23 @@ impl Reasoner {
         let mut mover = 0usize;
         let mut active = None;
         for r in 0..self.roles.len() {
-            let mut n = 0;
-            for &(p, a) in &self.legal[r] {
-                if get(&s.bits, p) {
-                    n += 1;
-                    if n == 1 && active.is_none() && !self.noop[a as usize] {
-                        active = Some(r);
-                    }
-                    if n > 1 {
-                        break;
-                    }
-                }
-            }
+            let lb = self.legal_bits(s, r);
+            let n: u32 = lb.iter().map(|w| w.count_ones()).sum();
             if n == 0 {
                 // A role without a legal move: the game cannot go on.
                 self.run(&self.phase_goal, &mut s.bits);
                 s.turn = TURN_TERMINAL;
                 return;
+            }
+            if active.is_none() {
+                let k = lb
+                    .iter()
+                    .enumerate()
+                    .find(|&(_, &w)| w != 0)
+                    .map_or(0, |(w, &x)| w * 64 + x.trailing_zeros() as usize);
+                if !self.noop[self.legal[r][k].1 as usize] {
+                    active = Some(r);
+                }
             }
             if n > 1 {
                 choosers += 1;
