@@ -1,6 +1,9 @@
 //! A fixed number of random playouts on one rule sheet, for instruction counts:
-//! `valgrind --tool=callgrind target/release/examples/ggp_count FILE.kif N` (the count is
-//! stable where wall-clock playouts/s is not, on a loaded machine). Prints the plies played.
+//! `valgrind --tool=callgrind target/release/examples/ggp_count FILE.kif N [inc|plain]`
+//! (the count is stable where wall-clock playouts/s is not, on a loaded machine). Prints
+//! the plies played. With `inc` or `plain` the reasoner's evaluator is forced (the
+//! playouts then drive the reasoner directly, as `GdlGame` does) instead of the one
+//! compilation picked.
 use yomi_core::{Game, Player, Rng, Turn};
 use yomi_ggp::GdlGame;
 
@@ -19,6 +22,10 @@ fn main() {
         eprintln!("{path}: {e}");
         std::process::exit(1)
     });
+    if let Some(mode) = args.get(3) {
+        direct(&text, n, mode == "inc");
+        return;
+    }
     let players = game.facts().players;
     let mut rng = Rng::seed_from_u64(1);
     let mut buf = Vec::new();
@@ -49,6 +56,36 @@ fn main() {
     }
     println!(
         "{n} playouts, {plies} plies, mean goal of the first role {:.2}",
+        sum / n as f64
+    );
+}
+
+/// Random playouts on the reasoner itself with the evaluator forced.
+fn direct(text: &str, n: u64, inc: bool) {
+    let desc = yomi_ggp::Description::from_kif(text).expect("a valid rule sheet");
+    let mut r = yomi_ggp::Reasoner::new(&desc).expect("a compiled rule sheet");
+    let on = r.set_incremental(inc);
+    let roles = r.roles().len();
+    let mut rng = Rng::seed_from_u64(1);
+    let mut joint = vec![0u32; roles];
+    let root = r.initial_state();
+    let (mut plies, mut sum) = (0u64, 0.0);
+    let mut rewards = vec![0.0; roles];
+    for _ in 0..n {
+        let mut s = root.clone();
+        while !r.is_terminal(&s) {
+            for (role, slot) in joint.iter_mut().enumerate() {
+                let k = rng.below(r.legal_count(&s, role));
+                *slot = r.nth_legal(&s, role, k).expect("a move");
+            }
+            r.step(&mut s, &joint);
+            plies += 1;
+        }
+        r.rewards(&s, &mut rewards);
+        sum += rewards[0];
+    }
+    println!(
+        "{n} playouts (incremental: {on}), {plies} plies, mean goal of the first role {:.2}",
         sum / n as f64
     );
 }

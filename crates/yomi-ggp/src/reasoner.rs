@@ -1342,9 +1342,13 @@ impl Reasoner {
     /// Copies the legal propositions of every role into its legal-move bits.
     fn fill_legal(&self, bits: &mut [u64]) {
         for (r, l) in self.legal.iter().enumerate() {
-            let w = self.legal_word[r];
-            for (k, &(p, _)) in l.iter().enumerate() {
-                put(bits, (w * 64 + k) as u32, get(bits, p));
+            let w0 = self.legal_word[r];
+            for (i, chunk) in l.chunks(64).enumerate() {
+                let mut acc = 0u64;
+                for (k, &(p, _)) in chunk.iter().enumerate() {
+                    acc |= ((bits[(p >> 6) as usize] >> (p & 63)) & 1) << k;
+                }
+                bits[w0 + i] = acc;
             }
         }
     }
