@@ -55,7 +55,7 @@ pub fn play_game<G: TensorGame>(
     let mut rng = Rng::seed_from_u64(derive_seed(seed, 2));
     let mut state = game.initial_state();
     let len = game.tensor_shape().len();
-    let mut history: Vec<(Vec<f32>, Vec<(u32, f32)>, Player)> = Vec::new();
+    let mut history: Vec<HistoryEntry> = Vec::new();
     let limit = if max_plies == 0 {
         usize::MAX
     } else {
@@ -92,8 +92,16 @@ pub fn play_game<G: TensorGame>(
     (samples, state)
 }
 
+/// One position of a game in progress: its encoding, the search's visit distribution
+/// (policy index, probability) and the player to move.
+type HistoryEntry = (Vec<f32>, Vec<(u32, f32)>, Player);
+
+/// One finished game: its samples and the outcome for the first player (+1, 0, -1).
+type GameResult = (Vec<Sample>, i8);
+
 /// Plays `games` self-play games on `threads` threads; game `i` has seed
 /// `derive_seed(seed, i)`. Progress goes to stderr when `progress` is set.
+#[allow(clippy::too_many_arguments)] // the cycle's settings, passed through from the config
 pub fn self_play<G: TensorGame>(
     game: &G,
     service: &EvalService,
@@ -107,7 +115,7 @@ pub fn self_play<G: TensorGame>(
     let start = Instant::now();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<(Vec<Sample>, i8)>>> = Mutex::new(vec![None; games]);
+    let results: Mutex<Vec<Option<GameResult>>> = Mutex::new(vec![None; games]);
     std::thread::scope(|scope| {
         for _ in 0..threads.clamp(1, games.max(1)) {
             scope.spawn(|| loop {
@@ -136,7 +144,7 @@ pub fn self_play<G: TensorGame>(
                 };
                 results.lock().expect("results lock")[i] = Some((samples, sign));
                 let d = done.fetch_add(1, Ordering::Relaxed) + 1;
-                if progress && (d % (games / 10).max(1) == 0 || d == games) {
+                if progress && (d.is_multiple_of((games / 10).max(1)) || d == games) {
                     eprintln!(
                         "  self-play {d}/{games} games, {:.1} s",
                         start.elapsed().as_secs_f64()

@@ -108,8 +108,12 @@ pub enum Command {
         after_help = "Example:\n  yomi report c4.jsonl --markdown"
     )]
     Report(ReportArgs),
-    /// General Game Playing: `yomi ggp check <file.kif>` validates a GDL rule sheet.
+    /// General Game Playing: `yomi ggp check <file.kif>` validates a GDL rule sheet;
+    /// `yomi ggp player` / `yomi ggp host` speak the GGP match protocol over HTTP.
     Ggp(crate::ggp::GgpArgs),
+    /// Simulation-policy learning (AL, SB, AL+SB) on GDL games: `yomi learn data`,
+    /// `yomi learn train FILE`, `yomi learn experiment FILE`.
+    Learn(crate::learn::LearnArgs),
     /// Go's own commands: `yomi go gtp` runs a GTP engine.
     Go(crate::go::GoArgs),
     /// Othello's own commands: perft, solve, nboard, gtp, train.
@@ -128,6 +132,8 @@ pub enum Command {
                       yomi cgt '{{2|0}|-1}' --ascii"
     )]
     Cgt(crate::cgt::CgtArgs),
+    /// Geister's own commands: the tournament protocol's server and client.
+    Geister(crate::geister::GeisterArgs),
 }
 
 /// Arguments of `yomi agents`.

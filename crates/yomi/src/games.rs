@@ -42,6 +42,8 @@ pub enum GameChoice {
     Tubstap(yomi_tubstap::Tubstap),
     /// A GDL rule sheet (`ggp:<file.kif>`, or a shipped one: `ggp:tictactoe`).
     Ggp(yomi_ggp::GdlGame),
+    /// Geister: `geister` (hidden colours), `geister-perfect`, `geister-mini`.
+    Geister(Box<yomi_geister::Geister>),
 }
 
 /// One line of `yomi games`.
@@ -101,7 +103,19 @@ pub const BUILT_IN: &[GameInfo] = &[
     },
     GameInfo {
         name: "ggp:tictactoe",
-        summary: "any GDL rule sheet: ggp:PATH.kif (shipped: ggp:tictactoe, ggp:connect4, ggp:breakthrough5x5); moves are GDL terms like (mark 1 1); `yomi ggp check` validates a sheet",
+        summary: "any GDL rule sheet: ggp:PATH.kif (shipped: ggp:tictactoe, ggp:connect4, ggp:breakthrough5x5, ggp:dobutsushogi, ggp:dobutsushogi_o, ggp:crisscross); moves are GDL terms like (mark 1 1); `yomi ggp check` validates a sheet",
+    },
+    GameInfo {
+        name: "geister",
+        summary: "Geister 6x6 as the GAT tournament plays it: hidden colours, set-ups SET:ABCD as first moves, moves like 14N (x y direction), draw at 300 plies; `yomi geister` has server and client",
+    },
+    GameInfo {
+        name: "geister-perfect",
+        summary: "perfect-information Geister 6x6 (colours public; the paper's AlphaZero setting); geister-perfect-200 for the paper's 200-ply limit",
+    },
+    GameInfo {
+        name: "geister-mini",
+        summary: "the paper's 5x4 Geister: fixed placement (2 reds in front, 2 blues behind), hidden colours, draw at 100 plies",
     },
     GameInfo {
         name: "breakthrough:WxH",
@@ -133,6 +147,9 @@ impl GameChoice {
             "breakthrough" => return Ok(GameChoice::Breakthrough(Breakthrough::new_8x8())),
             "othello" => return Ok(GameChoice::Othello),
             _ => {}
+        }
+        if let Some(g) = yomi_geister::Geister::from_name(&name.to_ascii_lowercase()) {
+            return Ok(GameChoice::Geister(Box::new(g)));
         }
         if let Some(g) = crate::ggp::game_from_name(name)? {
             return Ok(GameChoice::Ggp(g));
@@ -183,6 +200,7 @@ impl GameChoice {
             GameChoice::Othello => command.run(yomi_othello::Othello, yomi_othello::registry()),
             GameChoice::Tubstap(game) => command.run(game, yomi_tubstap::registry()),
             GameChoice::Ggp(game) => command.run(game, yomi_ggp::registry()),
+            GameChoice::Geister(game) => command.run(*game, yomi_geister::registry()),
         }
     }
 }
@@ -205,6 +223,7 @@ impl fmt::Display for GameChoice {
             GameChoice::Othello => f.write_str("othello"),
             GameChoice::Tubstap(g) => f.write_str(g.name()),
             GameChoice::Ggp(g) => f.write_str(&g.facts().name),
+            GameChoice::Geister(g) => f.write_str(&g.name()),
         }
     }
 }

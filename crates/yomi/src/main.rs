@@ -11,8 +11,10 @@ mod cli;
 mod commands;
 mod error;
 mod games;
+mod geister;
 mod ggp;
 mod go;
+mod learn;
 mod othello;
 mod tournament_file;
 mod tubstap;
@@ -64,9 +66,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Report(args) => commands::report::run(args),
         Command::Ggp(args) => ggp::run(args),
+        Command::Learn(args) => learn::run(args),
         Command::Go(args) => go::run(args),
         Command::Othello(args) => othello::run(args),
         Command::Tubstap(args) => tubstap::run(args),
         Command::Cgt(args) => cgt::run(args),
+        Command::Geister(args) => geister::run(args),
     }
 }
