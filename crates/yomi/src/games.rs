@@ -200,7 +200,11 @@ impl GameChoice {
             GameChoice::Othello => command.run(yomi_othello::Othello, yomi_othello::registry()),
             GameChoice::Tubstap(game) => command.run(game, yomi_tubstap::registry()),
             GameChoice::Ggp(game) => command.run(game, yomi_ggp::registry()),
-            GameChoice::Geister(game) => command.run(*game, yomi_geister::registry()),
+            GameChoice::Geister(game) => {
+                let mut registry = yomi_geister::registry();
+                yomi_nn::register_az(&mut registry);
+                command.run(*game, registry)
+            }
         }
     }
 }

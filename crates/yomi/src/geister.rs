@@ -1,8 +1,10 @@
 //! `yomi geister ...`: the Geister tournament protocol (GAT / GPW servers): a referee
-//! server and a client that plays any yomi agent. Geister itself is in the game list as
+//! server and a client that plays any yomi agent; and AlphaZero training on
+//! perfect-information Geister (yomi-nn). Geister itself is in the game list as
 //! `geister` (hidden colours), `geister-perfect` and `geister-mini`, so `play`, `match`,
 //! `tournament`, `agents` and `bench` take it too.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Context;
@@ -41,6 +43,27 @@ pub enum GeisterCommand {
                       yomi geister client --port 10000 --agent estimate:iters=2000\n  \
                       yomi geister client --host 192.168.0.10 --port 10001 --agent mcts:iters=2000,dets=8")]
     Client(ClientArgs),
+    /// AlphaZero self-play training on perfect-information Geister (yomi-nn); resumable.
+    #[command(
+        long_about = "Run the self-play -> train -> (gate) -> evaluate cycle of the experiment \
+                      file on perfect-information Geister, checkpointing every cycle into --dir \
+                      (network, optimizer, replay buffer, log.csv, log.png). Running the same \
+                      command again resumes after the last finished cycle; raise `cycles` in \
+                      the file to train further. The trained network plays as \
+                      `az:net=DIR/best.ynn` (e.g. `yomi match geister-perfect az:net=... mcts`).",
+        after_help = "Example:\n  yomi geister train experiments/geister-az.toml --dir runs/geister-az"
+    )]
+    Train(TrainArgs),
+}
+
+/// Arguments of `yomi geister train`.
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// The training configuration (TOML; see experiments/geister-az.toml).
+    pub config: PathBuf,
+    /// The run directory: checkpoints and logs (created; an existing run is resumed).
+    #[arg(long, default_value = "runs/geister-az")]
+    pub dir: PathBuf,
 }
 
 /// Arguments of `yomi geister server`.
@@ -100,7 +123,20 @@ pub fn run(args: GeisterArgs) -> anyhow::Result<()> {
     match args.command {
         GeisterCommand::Server(a) => server(a),
         GeisterCommand::Client(a) => client(a),
+        GeisterCommand::Train(a) => train(a),
     }
+}
+
+fn train(a: TrainArgs) -> anyhow::Result<()> {
+    let rows = yomi_nn::train::run_training(&Geister::perfect(), registry(), &a.config, &a.dir)
+        .with_context(|| format!("training from {}", a.config.display()))?;
+    eprintln!(
+        "{} cycles in {}; the best network is {}",
+        rows.len(),
+        a.dir.display(),
+        a.dir.join("best.ynn").display()
+    );
+    Ok(())
 }
 
 fn seconds(what: &str, s: f64) -> anyhow::Result<Duration> {

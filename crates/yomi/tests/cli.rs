@@ -33,7 +33,14 @@ fn agents_lists_parameters_and_evaluators() {
     r.ok();
     let mcts = r.stdout.find("\nmcts ").expect("mcts listed");
     let after = &r.stdout[mcts..];
-    assert!(after.contains("iters    10000"), "{}", r.stdout);
+    assert!(
+        after.lines().any(|l| {
+            let mut words = l.split_whitespace();
+            words.next() == Some("iters") && words.next() == Some("10000")
+        }),
+        "{}",
+        r.stdout
+    );
     assert!(after.contains("exploration constant"), "{}", r.stdout);
     assert!(
         r.stdout.contains("alphabeta") && r.stdout.contains("depth"),
