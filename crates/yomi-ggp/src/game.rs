@@ -75,18 +75,8 @@ impl GdlGame {
             .position(|r| r.eq_ignore_ascii_case(name))
     }
 
-    /// Reads `text` as an action of `role` and checks that `role` may play it in `state`
-    /// (unlike [`Game::parse_move`], also for roles whose only move is `noop` at a
-    /// turn-taking state). Never panics.
-    ///
-    /// # Errors
-    /// [`NotationError`] for text that is no action of the game, or not legal for `role`.
-    pub fn parse_action(
-        &self,
-        state: &GdlState,
-        role: usize,
-        text: &str,
-    ) -> Result<u32, NotationError> {
+    /// The id of the action written as `text` (one ground GDL term), whoever may play it.
+    fn action_id(&self, text: &str) -> Result<u32, NotationError> {
         let t = text.trim();
         if t.is_empty() {
             return Err(NotationError::Empty { what: "move" });
@@ -101,9 +91,25 @@ impl GdlGame {
             ));
         };
         let r = &*self.reasoner;
-        let a = parse_ground_term(&r.description().sheet.symbols, e)
+        parse_ground_term(&r.description().sheet.symbols, e)
             .and_then(|term| r.action_of(&term))
-            .ok_or_else(|| NotationError::illegal(text, "no role ever has this action"))?;
+            .ok_or_else(|| NotationError::illegal(text, "no role ever has this action"))
+    }
+
+    /// Reads `text` as an action of `role` and checks that `role` may play it in `state`
+    /// (unlike [`Game::parse_move`], also for roles whose only move is `noop` at a
+    /// turn-taking state). Never panics.
+    ///
+    /// # Errors
+    /// [`NotationError`] for text that is no action of the game, or not legal for `role`.
+    pub fn parse_action(
+        &self,
+        state: &GdlState,
+        role: usize,
+        text: &str,
+    ) -> Result<u32, NotationError> {
+        let r = &*self.reasoner;
+        let a = self.action_id(text)?;
         if r.is_legal(state, role, a) {
             Ok(a)
         } else {
@@ -240,23 +246,8 @@ impl Game for GdlGame {
     }
 
     fn parse_move(&self, state: &GdlState, text: &str) -> Result<GdlMove, NotationError> {
-        let t = text.trim();
-        if t.is_empty() {
-            return Err(NotationError::Empty { what: "move" });
-        }
-        let exprs =
-            read_sexprs(t).map_err(|e| NotationError::syntax("move", text, e.to_string()))?;
-        let [e] = exprs.as_slice() else {
-            return Err(NotationError::syntax(
-                "move",
-                text,
-                "one GDL term such as (mark 1 1)",
-            ));
-        };
         let r = &*self.reasoner;
-        let a = parse_ground_term(&r.description().sheet.symbols, e)
-            .and_then(|term| r.action_of(&term))
-            .ok_or_else(|| NotationError::illegal(text, "no role ever has this action"))?;
+        let a = self.action_id(text)?;
         let legal = match state.turn {
             TURN_TERMINAL => false,
             TURN_SIMULTANEOUS => (0..r.roles().len()).any(|p| r.is_legal(state, p, a)),
