@@ -12,7 +12,9 @@
 //!   root Dirichlet noise, temperature, and the `az:net=PATH,sims=N` agent;
 //! - training ([`train`]): self-play ([`selfplay`]) → replay buffer ([`replay`]) → Adam
 //!   ([`learner`]) → optional gate, configured by one TOML file ([`config`]), checkpointed
-//!   every cycle with an exact resume, logged as CSV and PNG ([`plot`]).
+//!   every cycle with an exact resume, logged as CSV and PNG ([`plot`]);
+//! - DQN self-play ([`dqn`]): a 3-conv + 1-FC Q-network, replay, target network, ε-greedy,
+//!   masked or unmasked (illegal = loss) moves, evaluation against random.
 //!
 //! ```no_run
 //! use yomi_core::registry::AgentRegistry;
@@ -27,6 +29,7 @@
 pub mod az;
 pub mod config;
 pub mod device;
+pub mod dqn;
 pub mod learner;
 pub mod net;
 pub mod plot;

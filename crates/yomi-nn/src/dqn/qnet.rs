@@ -1,0 +1,243 @@
+//! The Q-network of the paper's preliminary experiment: three 3×3 convolutions with same
+//! padding and ReLU, then one fully connected layer from the last planes to one Q-value per
+//! policy index. No batch norm: DQN's online and target networks are plain functions of
+//! their weights, so acting, target computation and training agree.
+//!
+//! Weights are saved as a small versioned file ([`QNet::save`]): magic bytes, the format
+//! version, the [`QNetSpec`] as JSON and burn's burnpack record, so a file cannot be loaded
+//! into a network of another shape.
+//!
+//! Thread safety: plain data, owned by the training loop.
+
+use std::path::Path;
+
+use burn::module::Module;
+use burn::nn::conv::{Conv2d, Conv2dConfig};
+use burn::nn::{Linear, LinearConfig, PaddingConfig2d, Relu};
+use burn::tensor::{Bytes, Device, Tensor, TensorData};
+use serde::{Deserialize, Serialize};
+use yomi_core::TensorGame;
+
+use super::config::QNetConfig;
+use crate::net::write_atomic;
+use crate::NnError;
+
+/// Everything that fixes a Q-network's parameter shapes; stored in every weights file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QNetSpec {
+    /// The network's size.
+    pub config: QNetConfig,
+    /// Input planes.
+    pub channels: usize,
+    /// Board rows.
+    pub height: usize,
+    /// Board columns.
+    pub width: usize,
+    /// Q outputs (the game's policy size).
+    pub policy_size: usize,
+}
+
+impl QNetSpec {
+    /// The spec of a `config`-sized network for `game`.
+    pub fn for_game<G: TensorGame>(config: QNetConfig, game: &G) -> Self {
+        let s = game.tensor_shape();
+        QNetSpec {
+            config,
+            channels: s.channels,
+            height: s.height,
+            width: s.width,
+            policy_size: game.policy_size(),
+        }
+    }
+
+    /// Values in one encoded state.
+    pub fn plane_len(&self) -> usize {
+        self.channels * self.height * self.width
+    }
+
+    /// Checks that the sizes are usable.
+    ///
+    /// # Errors
+    /// [`NnError::Config`] naming the zero or oversized dimension.
+    pub fn validate(&self) -> Result<(), NnError> {
+        for (name, v) in [
+            ("channels", self.channels),
+            ("height", self.height),
+            ("width", self.width),
+            ("policy_size", self.policy_size),
+        ] {
+            if v == 0 || v > 65_536 {
+                return Err(NnError::Config(format!(
+                    "Q-network {name} must be in 1..=65536, not {v}"
+                )));
+            }
+        }
+        if self.config.filters.iter().any(|&f| f == 0 || f > 4096) {
+            return Err(NnError::Config(format!(
+                "Q-network filters {:?} must each be in 1..=4096",
+                self.config.filters
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The Q-network. See the [module documentation](self).
+#[derive(Module, Debug)]
+pub struct QNet {
+    conv1: Conv2d,
+    conv2: Conv2d,
+    conv3: Conv2d,
+    fc: Linear,
+    relu: Relu,
+}
+
+/// The magic bytes that open a Q-network weights file.
+pub const QNET_MAGIC: &[u8; 8] = b"YOMIDQN\x01";
+/// The weights file format version this crate writes and reads.
+pub const QNET_VERSION: u32 = 1;
+
+impl QNet {
+    /// A freshly initialised network of `spec`'s shape on `device` (burn's initialisers draw
+    /// from `device`'s generator: seed it first for reproducible weights).
+    ///
+    /// # Errors
+    /// [`NnError::Config`] when the spec has an unusable size.
+    pub fn new(spec: &QNetSpec, device: &Device) -> Result<Self, NnError> {
+        spec.validate()?;
+        let [f1, f2, f3] = spec.config.filters;
+        let conv = |i: usize, o: usize| {
+            Conv2dConfig::new([i, o], [3, 3])
+                .with_padding(PaddingConfig2d::Same)
+                .init(device)
+        };
+        Ok(QNet {
+            conv1: conv(spec.channels, f1),
+            conv2: conv(f1, f2),
+            conv3: conv(f2, f3),
+            fc: LinearConfig::new(f3 * spec.height * spec.width, spec.policy_size).init(device),
+            relu: Relu::new(),
+        })
+    }
+
+    /// Q-values `[batch, policy_size]` of a batch of encoded states
+    /// `[batch, channels, height, width]`.
+    pub fn forward(&self, x: Tensor<4>) -> Tensor<2> {
+        let [batch, _, _, _] = x.dims();
+        let x = self.relu.forward(self.conv1.forward(x));
+        let x = self.relu.forward(self.conv2.forward(x));
+        let x = self.relu.forward(self.conv3.forward(x));
+        let [_, c, h, w] = x.dims();
+        self.fc.forward(x.reshape([batch, c * h * w]))
+    }
+
+    /// Runs the network on the `n` encoded states laid out one after another in `input`
+    /// (`n · spec.plane_len()` values) and writes the `n · policy_size` Q-values row by row
+    /// into `out` (cleared first). Uses the module's device: call it on a plain (not
+    /// autodiff) network.
+    pub fn infer_into(&self, spec: &QNetSpec, input: &[f32], n: usize, out: &mut Vec<f32>) {
+        out.clear();
+        if n == 0 {
+            return;
+        }
+        let device = self.conv1.weight.val().device();
+        let x = Tensor::<4>::from_data(
+            TensorData::new(
+                input[..n * spec.plane_len()].to_vec(),
+                [n, spec.channels, spec.height, spec.width],
+            ),
+            &device,
+        );
+        let q = self.forward(x).into_data();
+        out.extend_from_slice(q.as_slice::<f32>().expect("network outputs are f32"));
+    }
+
+    /// The weights file's bytes: magic, version, spec (JSON), burnpack record.
+    ///
+    /// # Errors
+    /// [`NnError::Record`] when burn cannot serialise the record.
+    pub fn to_bytes(&self, spec: &QNetSpec) -> Result<Vec<u8>, NnError> {
+        let header = serde_json::to_vec(spec).map_err(|e| NnError::Format(e.to_string()))?;
+        let record = self
+            .clone()
+            .into_record()
+            .into_bytes()
+            .map_err(|e| NnError::Record(e.to_string()))?;
+        let mut out = Vec::with_capacity(16 + header.len() + record.len());
+        out.extend_from_slice(QNET_MAGIC);
+        out.extend_from_slice(&QNET_VERSION.to_le_bytes());
+        out.extend_from_slice(&(header.len() as u32).to_le_bytes());
+        out.extend_from_slice(&header);
+        out.extend_from_slice(&record);
+        Ok(out)
+    }
+
+    /// Saves the weights to `path` (through a temporary file and a rename).
+    ///
+    /// # Errors
+    /// [`NnError::Io`] or [`NnError::Record`].
+    pub fn save(&self, spec: &QNetSpec, path: &Path) -> Result<(), NnError> {
+        write_atomic(path, &self.to_bytes(spec)?)
+    }
+
+    /// Reads a network from a weights file's bytes onto `device`; returns it with its spec.
+    ///
+    /// # Errors
+    /// [`NnError::Format`] for bytes that are not a Q-network file, [`NnError::Version`]
+    /// for another format version, [`NnError::Record`] when the record does not fit.
+    pub fn from_bytes(bytes: &[u8], device: &Device) -> Result<(Self, QNetSpec), NnError> {
+        if bytes.len() < 16 || &bytes[..8] != QNET_MAGIC {
+            return Err(NnError::Format(
+                "not a yomi-nn Q-network file (bad magic bytes)".into(),
+            ));
+        }
+        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+        if version != QNET_VERSION {
+            return Err(NnError::Version {
+                found: version,
+                expected: QNET_VERSION,
+            });
+        }
+        let len = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
+        let header = bytes
+            .get(16..16 + len)
+            .ok_or_else(|| NnError::Format("truncated header".into()))?;
+        let spec: QNetSpec = serde_json::from_slice(header)
+            .map_err(|e| NnError::Format(format!("bad header: {e}")))?;
+        let net = QNet::new(&spec, device)?;
+        let record = burn::store::ModuleRecord::from_bytes(Bytes::from_bytes_vec(
+            bytes[16 + len..].to_vec(),
+        ))
+        .map_err(|e| NnError::Record(e.to_string()))?;
+        let net = catch_record(move || net.load_record(record))?;
+        Ok((net, spec))
+    }
+
+    /// Loads a weights file onto `device`.
+    ///
+    /// # Errors
+    /// [`NnError::Io`] naming the file, or as [`QNet::from_bytes`].
+    pub fn load(path: &Path, device: &Device) -> Result<(Self, QNetSpec), NnError> {
+        let bytes = std::fs::read(path).map_err(|e| NnError::Io {
+            path: path.to_path_buf(),
+            source: e,
+        })?;
+        Self::from_bytes(&bytes, device)
+    }
+}
+
+/// burn validates records by panicking in places; a bad file must be an error instead.
+fn catch_record<T>(f: impl FnOnce() -> T) -> Result<T, NnError> {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    std::panic::set_hook(previous);
+    result.map_err(|p| {
+        let msg = p
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "record does not fit the network".into());
+        NnError::Record(msg)
+    })
+}
