@@ -61,24 +61,27 @@ const NB_EMPTY_MASK: u16 = 0xF << 8;
 /// superko filter, [`Board::may_repeat`]). Count updates never carry into them.
 const NB_GONE_SHIFT: u32 = 12;
 const NB_GONE_MASK: u16 = 3 << NB_GONE_SHIFT;
-/// The change of a neighbour's counts when colour `c` (1 or 2) fills an empty point.
-const NB_PLACE: [u16; 3] = [
+/// The change of a neighbour's counts when colour `c` (1 or 2) fills an empty point (four
+/// entries so that a colour masked with 3 needs no bounds check).
+const NB_PLACE: [u16; 4] = [
     0,
     1u16.wrapping_sub(1 << 8),
     (1u16 << 4).wrapping_sub(1 << 8),
+    0,
 ];
 
 /// Zobrist keys: `[colour][point]`; colour 0 is used for the ko point and the side to move.
-pub(crate) static ZOBRIST: [[u64; MAX_AREA]; 3] = zobrist_table();
+/// A fourth row (unused) lets colour codes masked with 3 index it without a bounds check.
+pub(crate) static ZOBRIST: [[u64; MAX_AREA]; 4] = zobrist_table();
 
 /// The position hash of the empty board (non-zero, so 0 can mark unused history slots).
 pub(crate) const HASH_BASE: u64 = 0x6A09_E667_F3BC_C908;
 
-const fn zobrist_table() -> [[u64; MAX_AREA]; 3] {
-    let mut t = [[0u64; MAX_AREA]; 3];
+const fn zobrist_table() -> [[u64; MAX_AREA]; 4] {
+    let mut t = [[0u64; MAX_AREA]; 4];
     let mut s: u64 = 0x0060_0D60_5EED_0004;
     let mut c = 0;
-    while c < 3 {
+    while c < 4 {
         let mut i = 0;
         while i < MAX_AREA {
             s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -105,8 +108,9 @@ pub struct Board {
     to_move: u8,
     ko: u16,
     n_empty: u16,
-    stones: [u16; 3],
-    prisoners: [u16; 3],
+    /// Per colour code (index 3 unused, see [`ZOBRIST`]).
+    stones: [u16; 4],
+    prisoners: [u16; 4],
     hash: u64,
     color: [u8; MAX_AREA],
     nbr: [u16; MAX_AREA],
@@ -136,8 +140,8 @@ impl Board {
             to_move: BLACK,
             ko: 0,
             n_empty: 0,
-            stones: [0; 3],
-            prisoners: [0; 3],
+            stones: [0; 4],
+            prisoners: [0; 4],
             hash: HASH_BASE,
             color: [BORDER; MAX_AREA],
             nbr: [0; MAX_AREA],
@@ -270,6 +274,7 @@ impl Board {
             0,
             black.min(u16::MAX as usize) as u16,
             white.min(u16::MAX as usize) as u16,
+            0,
         ];
     }
 
@@ -400,7 +405,8 @@ impl Board {
         // which is never a root and whose entry holds a large liberty count).
         let roots = ns.map(|q| self.root(q));
         let libs = roots.map(|r| self.libs_of(r));
-        if libs.iter().all(|&l| l > 4) {
+        // The minimum, not `all`: no early exit, so no branch per neighbour.
+        if libs.iter().fold(u16::MAX, |m, &l| m.min(l)) > 4 {
             // p cannot be any neighbour chain's only liberty (it accounts for at most 4 of
             // its pseudo-liberties): no capture, and every own neighbour chain lives. Without
             // empty neighbours, `4 − (opponent-or-border count)` is the own stone count.
@@ -584,22 +590,26 @@ impl Board {
 
     /// The side to move plays at `p`, which must be legal by [`Board::is_legal`] (with the
     /// suicide setting the caller uses). Returns the number of opponent stones captured.
+    ///
+    /// Which neighbours are stones, and of which colour, is close to random in playouts, so
+    /// the common work is done without data-dependent branches (a mispredicted branch costs
+    /// more than the few instructions it would skip): every neighbour's chain entry is read
+    /// (an empty point keeps a stale id and the border id 0, both in bounds) and updates are
+    /// multiplied by "is a stone" or chosen by masks. Only merging two or more chains and
+    /// captures branch, and captures are rare.
     #[inline]
     pub fn play(&mut self, p: usize) -> usize {
         let p = p & MASK;
-        let c = self.to_move;
+        // Colour codes are 1 or 2; the mask lets the per-colour tables (4 entries) be indexed
+        // without bounds checks.
+        let c = self.to_move & 3;
         let o = 3 - c;
         debug_assert_eq!(self.color[p], EMPTY, "play on an occupied point");
         let n0 = self.nbr[p];
-        // Place the stone as a chain of its own.
         self.color[p] = c;
         self.hash ^= ZOBRIST[c as usize][p];
         self.stones[c as usize] += 1;
         self.remove_empty(p);
-        self.chain[p] = p as u16;
-        self.next[p] = p as u16;
-        self.csize[p] = 1;
-        self.libs[p] = (n0 >> 8) & 0xF;
         self.to_move = o;
         self.ko = 0;
         let ns = self.nbrs(p);
@@ -607,39 +617,79 @@ impl Board {
         for &q in &ns {
             self.nbr[q & MASK] = self.nbr[q & MASK].wrapping_add(d);
         }
-        if n0 & NB_EMPTY_MASK == 4 << 8 {
-            // Four empty neighbours: no chain to update.
+        let ks = ns.map(|q| self.raw(q));
+        let rs = ns.map(|q| self.root(q) & MASK);
+        // Every neighbour chain loses the adjacency at p (stones only). An opponent chain
+        // that reaches 0 here is captured: its count can reach 0 only at its last adjacency
+        // to p, so checking each neighbour right after its own decrement finds every
+        // captured chain at least once.
+        let mut own = 0u32;
+        let mut dead = 0u32;
+        for i in 0..4 {
+            let stone = (ks[i].wrapping_sub(1) < 2) as u16;
+            let l = self.libs[rs[i]] - stone;
+            self.libs[rs[i]] = l;
+            own |= ((ks[i] == c) as u32) << i;
+            dead |= ((ks[i] == o) as u32 & (l == 0) as u32) << i;
+        }
+        // The stone joins its first own neighbour's chain, or starts its own (r = p): the
+        // same stores do both, since linking p behind itself leaves it a ring of one.
+        let first = (own | 8).trailing_zeros() as usize;
+        // A mask select rather than `if`, so that it stays branch-free.
+        let joins = 0usize.wrapping_sub((own != 0) as usize);
+        let r = (rs[first & 3] & joins) | (p & !joins);
+        // p was empty, so it is no chain's root: zeroing its entries is harmless when it
+        // joins another chain and starts the counts when it is its own root.
+        self.csize[p] = 0;
+        self.libs[p] = 0;
+        self.chain[p] = r as u16;
+        self.next[p] = self.next[r];
+        self.next[r] = p as u16;
+        self.csize[r] += 1;
+        self.libs[r] += (n0 >> 8) & 0xF;
+        // Own neighbours in other chains are merged in (a mask first: usually none).
+        let mut rest = 0u32;
+        for i in 0..4 {
+            rest |= ((ks[i] == c) as u32 & (rs[i] != r) as u32) << i;
+        }
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize & 3;
+            rest &= rest - 1;
+            let a = self.root(p);
+            let b = self.root(ns[i]);
+            if a != b {
+                self.merge(a, b);
+            }
+        }
+        if dead == 0 {
+            let r = self.root(p);
+            if self.libs_of(r) == 0 {
+                // Multi-stone suicide (only reached when the rules allow it).
+                self.remove_chain(r);
+            }
             return 0;
         }
-        for &q in &ns {
-            let k = self.raw(q);
-            if k == c || k == o {
-                let r = self.root(q);
-                self.libs[r & MASK] -= 1;
-            }
-        }
-        for &q in &ns {
-            if self.raw(q) == c {
-                let a = self.root(p);
-                let b = self.root(q);
-                if a != b {
-                    self.merge(a, b);
-                }
-            }
-        }
+        self.capture(p, &ns, dead)
+    }
+
+    /// Removes the opponent chains next to the stone just played at `p` whose neighbour
+    /// bits are set in `dead`, and sets the simple-ko point; returns the stones captured.
+    #[inline(never)]
+    fn capture(&mut self, p: usize, ns: &[usize; 4], mut dead: u32) -> usize {
+        let o = self.to_move;
         let mut captured = 0;
         let mut last = 0;
-        for &q in &ns {
-            if self.raw(q) == o && self.libs_of(self.root(q)) == 0 {
+        while dead != 0 {
+            let q = ns[dead.trailing_zeros() as usize & 3];
+            dead &= dead - 1;
+            // Two neighbours may belong to one chain: the second finds it gone.
+            if self.raw(q) == o {
                 captured += self.remove_chain(self.root(q));
                 last = q;
             }
         }
         let r = self.root(p);
-        if self.libs[r] == 0 {
-            // Multi-stone suicide (only reached when the rules allow it).
-            self.remove_chain(r);
-        } else if captured == 1 && self.csize[r] == 1 && self.libs[r] == 1 {
+        if captured == 1 && self.csize[r] == 1 && self.libs[r] == 1 {
             self.ko = last as u16;
         }
         captured
@@ -696,10 +746,10 @@ impl Board {
             for q in self.nbrs(s) {
                 let q = q & MASK;
                 self.nbr[q] = self.nbr[q].wrapping_add(d);
-                if self.color[q] == taker {
-                    let rq = self.root(q);
-                    self.libs[rq & MASK] += 1;
-                }
+                // Branch-free, as in `play`: non-taker neighbours add 0 to whatever their
+                // (possibly stale) chain entry names.
+                let rq = self.root(q);
+                self.libs[rq & MASK] += (self.color[q] == taker) as u16;
             }
             n += 1;
             s = self.next[s] as usize & MASK;
@@ -742,7 +792,7 @@ impl Board {
     pub(crate) fn rebuild(&mut self) {
         let size = self.size as usize;
         self.n_empty = 0;
-        self.stones = [0; 3];
+        self.stones = [0; 4];
         self.hash = HASH_BASE;
         let mut done = [false; MAX_AREA];
         let mut stack = [0u16; MAX_AREA];

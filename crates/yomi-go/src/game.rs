@@ -56,6 +56,10 @@ pub const RECENT: usize = 16;
 /// Random empty points the playout sampler tries before it draws without replacement.
 const PLAYOUT_TRIES: usize = 4;
 
+/// With this few empty points the sampler skips the random tries and draws without
+/// replacement at once.
+const SHUFFLE_BELOW: usize = 16;
+
 /// Rule options.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Rules {
@@ -500,14 +504,22 @@ impl GoState {
         let b = &self.board;
         rules.superko
             && (b.may_repeat(p) || (rules.suicide && !b.has_empty_neighbour(p)))
-            && self.repeats(b.hash_after(p))
+            && self.repeats_after(p)
+    }
+
+    /// Whether playing `p` recreates an earlier position; kept out of line so that the
+    /// playout sampler's loop stays small (few moves get this far).
+    #[cold]
+    #[inline(never)]
+    fn repeats_after(&self, p: usize) -> bool {
+        self.repeats(self.board.hash_after(p))
     }
 
     /// A random light-playout move for the side to move: uniform over the legal points that
     /// are not the mover's own single-point eyes, pass when there is none. Tries random
-    /// empty points first (rejection sampling); after eight misses it copies the empty
-    /// points into `buf` and draws from them without replacement (a partial shuffle) until
-    /// a candidate turns up or none is left. Either way the move is uniform over the
+    /// empty points first (rejection sampling); after [`PLAYOUT_TRIES`] misses it copies the
+    /// empty points into `buf` and draws from them without replacement (a partial shuffle)
+    /// until a candidate turns up or none is left. Either way the move is uniform over the
     /// candidates.
     #[inline]
     pub fn random_playout_move(
@@ -519,8 +531,8 @@ impl GoState {
         let b = &self.board;
         let c = b.to_move();
         let n = b.empty_count();
-        if n == 0 {
-            return Vertex::PASS;
+        if n <= SHUFFLE_BELOW {
+            return self.random_playout_move_slow(rules, rng, buf);
         }
         for _ in 0..PLAYOUT_TRIES {
             let p = b.empty_point(rng.below(n));
