@@ -4,7 +4,7 @@
 //! - rules as a [`yomi_core::Game`] ([`Othello`], [`OthelloState`], [`Move`]) on bitboards,
 //!   with board symmetries ([`bitboard`]) and perft with the published counts ([`perft`]);
 //! - the FFO / OBF notation ([`obf`]) with typed errors ([`error`]);
-//! - an exact endgame solver ([`solver`]);
+//! - an exact endgame solver ([`solver`]) with its stable-disc bound ([`stability`]);
 //! - a Logistello-style pattern evaluation ([`eval`]) trained by the project's own
 //!   pipeline ([`train`]), shipped as `data/othello-eval-v1.bin`;
 //! - the UCT variants of the seed paper on core's MCTS and the agent [`registry`]
@@ -46,6 +46,7 @@ pub mod obf;
 pub mod perft;
 pub mod protocol;
 pub mod solver;
+pub mod stability;
 pub mod testsets;
 pub mod train;
 

@@ -17,27 +17,21 @@
 
 use std::time::{Duration, Instant};
 
-use crate::bitboard::{flips, moves, CORNERS};
+use crate::bitboard::{count_last_flip, flips, moves, CORNERS, NEIGHBOURS};
 use crate::game::{final_score, Move, OthelloState};
+use crate::stability::EdgeTable;
 
-/// The quadrants of the board, for parity ordering.
-const QUADRANTS: [u64; 4] = [
-    0x0000_0000_0F0F_0F0F,
-    0x0000_0000_F0F0_F0F0,
-    0x0F0F_0F0F_0000_0000,
-    0xF0F0_F0F0_0000_0000,
-];
-
-/// Squares of the quadrants holding an odd number of empty squares.
+/// Squares of the quadrants (4 × 4 corners of the board) holding an odd number of empty
+/// squares, for parity ordering. Branch free: the parity of each half row (nibble) is
+/// folded into its lowest bit, the four half rows of a quadrant into its first one, and
+/// the multiplication spreads each quadrant's bit over the quadrant.
 #[inline]
 fn odd_quadrants(empties: u64) -> u64 {
-    let mut m = 0;
-    for q in QUADRANTS {
-        if (empties & q).count_ones() & 1 == 1 {
-            m |= q;
-        }
-    }
-    m
+    let mut x = empties ^ (empties >> 2);
+    x ^= x >> 1;
+    x ^= x >> 8;
+    x ^= x >> 16;
+    (x & 0x0000_0011_0000_0011) * 0x0F0F_0F0F
 }
 
 #[derive(Clone, Copy, Default)]
@@ -65,11 +59,21 @@ const TT_MIN_EMPTIES: u32 = 7;
 /// Fewest empties at which moves are sorted fastest-first.
 const SORT_MIN_EMPTIES: u32 = 7;
 
+/// The stability cutoff is tried when `alpha` reaches this (by empties): the opponent's
+/// stable discs bound the score from above, and only a high `alpha` makes a cut likely
+/// enough to pay for counting them. Edax's `NWS_STABILITY_THRESHOLD`.
+const STABILITY_THRESHOLD: [i32; 65] = [
+    99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46,
+    48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62, 64, 64, 64, 64, 64, 64, 64, 64,
+    99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99,
+];
+
 /// An exact endgame solver with its transposition table; reuse it across positions to keep
 /// the table warm (the table never gives wrong results for other positions: entries are
 /// keyed by the whole board).
 pub struct Solver {
     table: Vec<Entry>,
+    edges: &'static EdgeTable,
     mask: usize,
     nodes: u64,
 }
@@ -86,6 +90,7 @@ impl Solver {
         let bits = bits.clamp(4, 30);
         Solver {
             table: vec![Entry::default(); 1 << bits],
+            edges: EdgeTable::get(),
             mask: (1 << bits) - 1,
             nodes: 0,
         }
@@ -232,6 +237,9 @@ impl Solver {
         let empties = !(p | o);
         let n = empties.count_ones();
         self.nodes += 1;
+        if let Some(v) = self.stability_cut(p, o, alpha, n) {
+            return v;
+        }
         if legal == 0 {
             if moves(o, p) == 0 {
                 return final_score(p, o);
@@ -336,6 +344,19 @@ impl Solver {
         best
     }
 
+    /// The stability cutoff: an upper bound at or below `alpha` from the opponent's stable
+    /// discs, or `None` when `alpha` is too low to try or the bound does not reach it.
+    #[inline]
+    fn stability_cut(&self, p: u64, o: u64, alpha: i32, n: u32) -> Option<i32> {
+        if alpha >= STABILITY_THRESHOLD[n as usize] {
+            let bound = 64 - 2 * self.edges.stable_discs(o, p).count_ones() as i32;
+            if bound <= alpha {
+                return Some(bound);
+            }
+        }
+        None
+    }
+
     /// A child with `n` empties whose legal moves `legal` are known.
     #[inline]
     fn child(&mut self, p: u64, o: u64, legal: u64, n: u32, alpha: i32, beta: i32) -> i32 {
@@ -349,7 +370,7 @@ impl Solver {
     /// 1 to 4 empties: the empty squares in parity order, no move generation.
     fn small(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u64, n: u32) -> i32 {
         if n == 1 {
-            return self.solve_1(p, o, empties.trailing_zeros());
+            return self.solve_1(p, alpha, empties.trailing_zeros());
         }
         if n == 2 {
             let x1 = empties.trailing_zeros();
@@ -364,6 +385,9 @@ impl Solver {
             while m != 0 {
                 let sq = m.trailing_zeros();
                 m &= m - 1;
+                if NEIGHBOURS[sq as usize] & o == 0 {
+                    continue;
+                }
                 let f = flips(p, o, sq);
                 if f == 0 {
                     continue;
@@ -389,7 +413,7 @@ impl Solver {
         while m != 0 {
             let sq = m.trailing_zeros();
             m &= m - 1;
-            if flips(o, p, sq) != 0 {
+            if NEIGHBOURS[sq as usize] & p != 0 && flips(o, p, sq) != 0 {
                 return -self.small(o, p, -beta, -alpha, empties, n);
             }
         }
@@ -400,36 +424,43 @@ impl Solver {
     #[inline]
     fn solve_2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x1: u32, x2: u32) -> i32 {
         self.nodes += 1;
-        let (b1, b2) = (1u64 << x1, 1u64 << x2);
         let mut best = -65;
-        let f = flips(p, o, x1);
-        if f != 0 {
-            best = -self.solve_1(o & !f, p | f | b1, x2);
-            if best >= beta {
-                return best;
+        if NEIGHBOURS[x1 as usize] & o != 0 {
+            let f = flips(p, o, x1);
+            if f != 0 {
+                best = -self.solve_1(o & !f, -beta, x2);
+                if best >= beta {
+                    return best;
+                }
             }
         }
-        let f = flips(p, o, x2);
-        if f != 0 {
-            let v = -self.solve_1(o & !f, p | f | b2, x1);
-            return v.max(best);
+        if NEIGHBOURS[x2 as usize] & o != 0 {
+            let f = flips(p, o, x2);
+            if f != 0 {
+                let v = -self.solve_1(o & !f, -beta, x1);
+                return v.max(best);
+            }
         }
         if best > -65 {
             return best;
         }
         // Pass: the opponent plays, and the value is still the side to move's.
         let mut best = 65;
-        let f = flips(o, p, x1);
-        if f != 0 {
-            best = self.solve_1(p & !f, o | f | b1, x2);
-            if best <= alpha {
-                return best;
+        if NEIGHBOURS[x1 as usize] & p != 0 {
+            let f = flips(o, p, x1);
+            if f != 0 {
+                best = self.solve_1(p & !f, alpha, x2);
+                if best <= alpha {
+                    return best;
+                }
             }
         }
-        let f = flips(o, p, x2);
-        if f != 0 {
-            let v = self.solve_1(p & !f, o | f | b2, x1);
-            return v.min(best);
+        if NEIGHBOURS[x2 as usize] & p != 0 {
+            let f = flips(o, p, x2);
+            if f != 0 {
+                let v = self.solve_1(p & !f, alpha, x1);
+                return v.min(best);
+            }
         }
         if best < 65 {
             return best;
@@ -437,24 +468,28 @@ impl Solver {
         final_score(p, o)
     }
 
-    /// The last empty square `sq`.
-    #[inline]
-    fn solve_1(&mut self, p: u64, o: u64, sq: u32) -> i32 {
+    /// The last empty square `sq`, `p` to move (the opponent holds every other square).
+    /// The value is exact, or an upper bound at or below `alpha`: when `p` cannot play
+    /// there, the opponent's flips are only counted if the result could beat `alpha`.
+    #[inline(always)]
+    fn solve_1(&mut self, p: u64, alpha: i32, sq: u32) -> i32 {
         self.nodes += 1;
-        let f = flips(p, o, sq);
-        if f != 0 {
-            return 2 * (p.count_ones() + f.count_ones() + 1) as i32 - 64;
+        let base = 2 * p.count_ones() as i32 - 62;
+        let n = count_last_flip(p, sq);
+        if n != 0 {
+            return base + 2 * n as i32;
         }
-        let g = flips(o, p, sq);
-        if g != 0 {
-            return 64 - 2 * (o.count_ones() + g.count_ones() + 1) as i32;
+        // `p` cannot play. If neither side can, the empty goes to the winner: 63 discs,
+        // `p` ahead when it holds 32 or more. An opponent's move only lowers that.
+        let none = if base >= 2 { base } else { base - 2 };
+        if none <= alpha {
+            return none;
         }
-        // Neither side can fill it: 63 discs, the odd difference plus the empty.
-        let d = 2 * p.count_ones() as i32 - 63;
-        if d > 0 {
-            d + 1
+        let m = count_last_flip(!p & !(1u64 << sq), sq);
+        if m != 0 {
+            base - 2 - 2 * m as i32
         } else {
-            d - 1
+            none
         }
     }
 }
@@ -545,4 +580,28 @@ pub fn bench_positions(positions: &[(String, OthelloState)], table_bits: u32) ->
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn odd_quadrants_counts_each_quadrant() {
+        const QUADRANTS: [u64; 4] = [
+            0x0000_0000_0F0F_0F0F,
+            0x0000_0000_F0F0_F0F0,
+            0x0F0F_0F0F_0000_0000,
+            0xF0F0_F0F0_0000_0000,
+        ];
+        let mut rng = yomi_core::Rng::seed_from_u64(3);
+        for _ in 0..10_000 {
+            let e = rng.next_u64() & rng.next_u64();
+            let want = QUADRANTS
+                .iter()
+                .filter(|&&q| (e & q).count_ones() % 2 == 1)
+                .fold(0, |m, &q| m | q);
+            assert_eq!(odd_quadrants(e), want, "{e:#x}");
+        }
+    }
 }
