@@ -435,7 +435,9 @@ impl GoState {
     /// True when a position with hash `h` occurred earlier in this game (record or ring).
     #[inline]
     pub fn repeats(&self, h: u64) -> bool {
-        self.recent.contains(&h) || self.history.contains(h)
+        // All 16 ring slots are compared (no early exit: one branch, not sixteen).
+        let in_ring = self.recent.iter().fold(false, |a, &x| a | (x == h));
+        in_ring || self.history.contains(h)
     }
 
     #[inline]
