@@ -367,16 +367,23 @@ impl Solver {
         }
     }
 
-    /// 1 to 4 empties: the empty squares in parity order, no move generation.
-    fn small(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u64, n: u32) -> i32 {
-        if n == 1 {
-            return self.solve_1(p, alpha, empties.trailing_zeros());
+    /// 1 to 4 empties: the empty squares tried in turn, no move generation.
+    #[inline]
+    fn small(&mut self, p: u64, o: u64, alpha: i32, beta: i32, empties: u64, n: u32) -> i32 {
+        match n {
+            1 => self.solve_1(p, alpha, empties.trailing_zeros()),
+            2 => {
+                let (x1, x2) = (empties.trailing_zeros(), 63 - empties.leading_zeros());
+                self.solve_2(p, o, alpha, beta, x1, x2)
+            }
+            3 => self.solve_3(p, o, alpha, beta, empties),
+            _ => self.solve_4(p, o, alpha, beta, empties),
         }
-        if n == 2 {
-            let x1 = empties.trailing_zeros();
-            let x2 = 63 - empties.leading_zeros();
-            return self.solve_2(p, o, alpha, beta, x1, x2);
-        }
+    }
+
+    /// Four empties, in parity order (squares of odd quadrants first); each child is a
+    /// [`Solver::solve_3`].
+    fn solve_4(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u64) -> i32 {
         self.nodes += 1;
         let odd = odd_quadrants(empties);
         let mut best = -65;
@@ -393,7 +400,7 @@ impl Solver {
                     continue;
                 }
                 let bit = 1u64 << sq;
-                let v = -self.small(o & !f, p | f | bit, -beta, -alpha, empties & !bit, n - 1);
+                let v = -self.solve_3(o & !f, p | f | bit, -beta, -alpha, empties & !bit);
                 if v > best {
                     best = v;
                     if v > alpha {
@@ -408,20 +415,57 @@ impl Solver {
         if best > -65 {
             return best;
         }
-        // No move: pass if the opponent has one, else the game is over.
-        let mut m = empties;
-        while m != 0 {
-            let sq = m.trailing_zeros();
-            m &= m - 1;
-            if NEIGHBOURS[sq as usize] & p != 0 && flips(o, p, sq) != 0 {
-                return -self.small(o, p, -beta, -alpha, empties, n);
+        if can_fill(o, p, empties) {
+            return -self.solve_4(o, p, -beta, -alpha, empties);
+        }
+        final_score(p, o)
+    }
+
+    /// Three empties, in parity order; each child's two empties go straight to the
+    /// inlined [`Solver::solve_2`] (a call per two-empties node would cost more than the
+    /// node itself).
+    fn solve_3(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u64) -> i32 {
+        self.nodes += 1;
+        let odd = odd_quadrants(empties);
+        let mut best = -65;
+        for part in [empties & odd, empties & !odd] {
+            let mut m = part;
+            while m != 0 {
+                let sq = m.trailing_zeros();
+                m &= m - 1;
+                if NEIGHBOURS[sq as usize] & o == 0 {
+                    continue;
+                }
+                let f = flips(p, o, sq);
+                if f == 0 {
+                    continue;
+                }
+                let bit = 1u64 << sq;
+                let rest = empties & !bit;
+                let (x1, x2) = (rest.trailing_zeros(), 63 - rest.leading_zeros());
+                let v = -self.solve_2(o & !f, p | f | bit, -beta, -alpha, x1, x2);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                        if alpha >= beta {
+                            return best;
+                        }
+                    }
+                }
             }
+        }
+        if best > -65 {
+            return best;
+        }
+        if can_fill(o, p, empties) {
+            return -self.solve_3(o, p, -beta, -alpha, empties);
         }
         final_score(p, o)
     }
 
     /// Two empties `x1`, `x2`: unrolled, no parity (both squares are tried anyway).
-    #[inline]
+    #[inline(always)]
     fn solve_2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x1: u32, x2: u32) -> i32 {
         self.nodes += 1;
         let mut best = -65;
@@ -492,6 +536,20 @@ impl Solver {
             none
         }
     }
+}
+
+/// Whether `p` has a move on one of the (few) `empties` against `o`.
+#[inline]
+fn can_fill(p: u64, o: u64, empties: u64) -> bool {
+    let mut m = empties;
+    while m != 0 {
+        let sq = m.trailing_zeros();
+        m &= m - 1;
+        if NEIGHBOURS[sq as usize] & o != 0 && flips(p, o, sq) != 0 {
+            return true;
+        }
+    }
+    false
 }
 
 /// A small fixed-capacity list of moves with sort keys (no allocation).
