@@ -56,6 +56,9 @@ pub struct Solution {
 
 /// Fewest empties at which the table is used.
 const TT_MIN_EMPTIES: u32 = 7;
+/// Fewest empties at which children are looked up in the table before any is searched
+/// (enhanced transposition cutoff): a probe per child only pays far from the leaves.
+const ETC_MIN_EMPTIES: u32 = 10;
 /// Fewest empties at which moves are sorted fastest-first.
 const SORT_MIN_EMPTIES: u32 = 7;
 
@@ -271,7 +274,7 @@ impl Solver {
             return best;
         }
         // Transposition table.
-        let slot = (crate::bitboard::mix64(p ^ crate::bitboard::mix64(o)) as usize) & self.mask;
+        let slot = self.slot(p, o);
         let e = self.table[slot];
         let mut tt_best = 64u8;
         if e.player == p && e.opponent == o {
@@ -293,6 +296,11 @@ impl Solver {
         let mut list = MoveList::new();
         if n >= SORT_MIN_EMPTIES {
             self.order(p, o, legal, &mut list, tt_best);
+        }
+        if n >= ETC_MIN_EMPTIES {
+            if let Some(v) = self.etc(p, o, &list, beta) {
+                return v;
+            }
         }
         let mut best = -65;
         let mut best_sq = 64u8;
@@ -342,6 +350,26 @@ impl Solver {
             best: best_sq,
         };
         best
+    }
+
+    /// The table's slot for the position.
+    #[inline]
+    fn slot(&self, p: u64, o: u64) -> usize {
+        (crate::bitboard::mix64(p ^ crate::bitboard::mix64(o)) as usize) & self.mask
+    }
+
+    /// Enhanced transposition cutoff: a child whose stored upper bound already refutes it
+    /// (the move scores `beta` or more) cuts without a search.
+    fn etc(&self, p: u64, o: u64, list: &MoveList, beta: i32) -> Option<i32> {
+        for i in 0..list.len {
+            let f = list.flips[i];
+            let (np, no) = (o & !f, p | f | (1 << list.sq[i]));
+            let e = &self.table[self.slot(np, no)];
+            if e.player == np && e.opponent == no && -(e.upper as i32) >= beta {
+                return Some(-(e.upper as i32));
+            }
+        }
+        None
     }
 
     /// The stability cutoff: an upper bound at or below `alpha` from the opponent's stable
