@@ -162,17 +162,21 @@ unsafe fn flips_avx2(p: u64, o: u64, rays: &[u64; 8]) -> u64 {
     let first = _mm256_and_si256(nono, _mm256_sub_epi64(zero, nono));
     let miss = _mm256_cmpeq_epi64(_mm256_and_si256(first, pp), zero);
     let fpos = _mm256_andnot_si256(miss, _mm256_and_si256(_mm256_sub_epi64(first, one), rpos));
-    // Towards lower squares: the highest one, found by smearing it down to bit 0 (bit 0
-    // is a sentinel, as in the scalar code).
-    let nono = _mm256_or_si256(_mm256_andnot_si256(oo, rneg), one);
-    let mut smear = _mm256_or_si256(nono, _mm256_srli_epi64(nono, 1));
-    smear = _mm256_or_si256(smear, _mm256_srli_epi64(smear, 2));
-    smear = _mm256_or_si256(smear, _mm256_srli_epi64(smear, 4));
-    smear = _mm256_or_si256(smear, _mm256_srli_epi64(smear, 8));
-    smear = _mm256_or_si256(smear, _mm256_srli_epi64(smear, 16));
-    smear = _mm256_or_si256(smear, _mm256_srli_epi64(smear, 32));
-    let first = _mm256_xor_si256(smear, _mm256_srli_epi64(smear, 1));
-    let miss = _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_and_si256(first, pp), rneg), zero);
+    // Towards lower squares (W, N, NE, NW: steps of 1, 8, 7, 9): the highest square that
+    // is not an opponent disc, found by smearing those squares down along their own
+    // line (three shifts cover the six squares a run can span). The ray squares above
+    // the smear are the run of opponent discs next to the move.
+    let step = _mm256_set_epi64x(9, 7, 8, 1);
+    let step2 = _mm256_add_epi64(step, step);
+    let nono = _mm256_andnot_si256(oo, rneg);
+    let mut smear = _mm256_or_si256(nono, _mm256_srlv_epi64(nono, step));
+    smear = _mm256_or_si256(smear, _mm256_srlv_epi64(smear, step2));
+    smear = _mm256_or_si256(
+        smear,
+        _mm256_srlv_epi64(smear, _mm256_add_epi64(step2, step2)),
+    );
+    let first = _mm256_andnot_si256(_mm256_srlv_epi64(smear, step), nono);
+    let miss = _mm256_cmpeq_epi64(_mm256_and_si256(first, pp), zero);
     let fneg = _mm256_andnot_si256(miss, _mm256_andnot_si256(smear, rneg));
     let f = _mm256_or_si256(fpos, fneg);
     let h = _mm_or_si128(_mm256_castsi256_si128(f), _mm256_extracti128_si256(f, 1));
