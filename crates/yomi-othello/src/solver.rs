@@ -253,20 +253,16 @@ impl Solver {
             // Parity order: odd quadrants first.
             let odd = odd_quadrants(empties);
             let mut best = -65;
-            for part in [legal & odd, legal & !odd] {
-                let mut m = part;
-                while m != 0 {
-                    let sq = m.trailing_zeros();
-                    m &= m - 1;
-                    let f = flips(p, o, sq);
-                    let v = -self.search(o & !f, p | f | (1 << sq), -beta, -alpha);
-                    if v > best {
-                        best = v;
-                        if v > alpha {
-                            alpha = v;
-                            if alpha >= beta {
-                                return best;
-                            }
+            let mut order = ParityOrder::new(legal, odd);
+            while let Some(sq) = order.next() {
+                let f = flips(p, o, sq);
+                let v = -self.search(o & !f, p | f | (1 << sq), -beta, -alpha);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                        if alpha >= beta {
+                            return best;
                         }
                     }
                 }
@@ -415,27 +411,23 @@ impl Solver {
         self.nodes += 1;
         let odd = odd_quadrants(empties);
         let mut best = -65;
-        for part in [empties & odd, empties & !odd] {
-            let mut m = part;
-            while m != 0 {
-                let sq = m.trailing_zeros();
-                m &= m - 1;
-                if NEIGHBOURS[sq as usize] & o == 0 {
-                    continue;
-                }
-                let f = flips(p, o, sq);
-                if f == 0 {
-                    continue;
-                }
-                let bit = 1u64 << sq;
-                let v = -self.solve_3(o & !f, p | f | bit, -beta, -alpha, empties & !bit);
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        alpha = v;
-                        if alpha >= beta {
-                            return best;
-                        }
+        let mut order = ParityOrder::new(empties, odd);
+        while let Some(sq) = order.next() {
+            if NEIGHBOURS[sq as usize] & o == 0 {
+                continue;
+            }
+            let f = flips(p, o, sq);
+            if f == 0 {
+                continue;
+            }
+            let bit = 1u64 << sq;
+            let v = -self.solve_3(o & !f, p | f | bit, -beta, -alpha, empties & !bit);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        return best;
                     }
                 }
             }
@@ -456,29 +448,25 @@ impl Solver {
         self.nodes += 1;
         let odd = odd_quadrants(empties);
         let mut best = -65;
-        for part in [empties & odd, empties & !odd] {
-            let mut m = part;
-            while m != 0 {
-                let sq = m.trailing_zeros();
-                m &= m - 1;
-                if NEIGHBOURS[sq as usize] & o == 0 {
-                    continue;
-                }
-                let f = flips(p, o, sq);
-                if f == 0 {
-                    continue;
-                }
-                let bit = 1u64 << sq;
-                let rest = empties & !bit;
-                let (x1, x2) = (rest.trailing_zeros(), 63 - rest.leading_zeros());
-                let v = -self.solve_2(o & !f, p | f | bit, -beta, -alpha, x1, x2);
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        alpha = v;
-                        if alpha >= beta {
-                            return best;
-                        }
+        let mut order = ParityOrder::new(empties, odd);
+        while let Some(sq) = order.next() {
+            if NEIGHBOURS[sq as usize] & o == 0 {
+                continue;
+            }
+            let f = flips(p, o, sq);
+            if f == 0 {
+                continue;
+            }
+            let bit = 1u64 << sq;
+            let rest = empties & !bit;
+            let (x1, x2) = (rest.trailing_zeros(), 63 - rest.leading_zeros());
+            let v = -self.solve_2(o & !f, p | f | bit, -beta, -alpha, x1, x2);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        return best;
                     }
                 }
             }
@@ -563,6 +551,37 @@ impl Solver {
         } else {
             none
         }
+    }
+}
+
+/// The squares of a set, those in `odd` first, each part in increasing order (a plain
+/// loop: iterating over an array of the two parts costs a stack round trip per node).
+struct ParityOrder {
+    now: u64,
+    later: u64,
+}
+
+impl ParityOrder {
+    #[inline(always)]
+    fn new(set: u64, odd: u64) -> Self {
+        ParityOrder {
+            now: set & odd,
+            later: set & !odd,
+        }
+    }
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<u32> {
+        if self.now == 0 {
+            if self.later == 0 {
+                return None;
+            }
+            self.now = self.later;
+            self.later = 0;
+        }
+        let sq = self.now.trailing_zeros();
+        self.now &= self.now - 1;
+        Some(sq)
     }
 }
 
