@@ -4,13 +4,23 @@
 //! Negamax alpha-beta with principal-variation search (null windows after the first move),
 //! a transposition table of bounds keyed by the full position, and move ordering by
 //! empties left:
-//! - 1 empty: no move generation, the flip count decides ([`Solver`] `solve_1`);
-//! - 2 empties: both squares, unrolled;
+//! - 1 empty: no move generation; the flip count comes from per-line tables
+//!   ([`crate::bitboard::count_last_flip`]), and the opponent's only when it could matter;
+//! - 2 empties: both squares, unrolled, inlined into the 3-empties search;
 //! - 3 and 4 empties: the empties in parity order (squares of quadrants with an odd number
-//!   of empties first), no table;
+//!   of empties first), no table; a square is only tried when it touches an opponent disc;
 //! - 5 to 6 empties: the legal moves in parity order;
 //! - 7 and more: fastest first (fewest replies for the opponent, corners counted double),
-//!   the table's best move first, parity breaking ties; bounds stored in the table.
+//!   the table's best move first, parity breaking ties; bounds stored in the table; from
+//!   10 empties, enhanced transposition cutoffs (a child already refuted in the table
+//!   cuts before any search).
+//!
+//! From 5 empties, a stability cutoff (Edax's): when `alpha` is high enough, the
+//! opponent's stable discs ([`crate::stability`]) may already bound the score below it.
+//!
+//! Nodes are counted as Edax counts them: every position searched, the 1-empty positions
+//! included; cutoffs count the node they cut at, and the table probes of the enhanced
+//! transposition cutoff are not nodes.
 //!
 //! [`Solver::move_scores`] gives every legal move's exact score (each solved with a full
 //! window, the table carrying over between moves).
