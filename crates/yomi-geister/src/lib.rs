@@ -48,6 +48,12 @@ pub mod session;
 pub mod tensor;
 
 pub use agents::registry;
+
+/// The project's AlphaZero network for perfect-information Geister (yomi-nn's `.ynn`
+/// weights file, trained by `yomi geister train experiments/geister-az.toml`; see
+/// experiments/geister-az-report.md). The command-line `az` agent plays it when its spec
+/// names no `net`; this crate only ships the bytes and does not depend on yomi-nn.
+pub const AZ_PERFECT_NET: &[u8] = include_bytes!("../nets/az-perfect.ynn");
 pub use error::PositionError;
 pub use estimate::{BluenessEstimator, EstimateAgent};
 pub use rules::{Dir, Geister, GeisterMove, GeisterState, Outcome, Setup, Variant, WinReason};

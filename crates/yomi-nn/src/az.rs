@@ -380,17 +380,39 @@ pub const AZ_PARAMS: &[ParamDoc] = &[
 ];
 
 /// Registers the `az` agent (`az:net=PATH,sims=N`) for a game that implements
-/// [`TensorGame`].
+/// [`TensorGame`]; `net` is required.
 pub fn register_az<G: TensorGame>(registry: &mut AgentRegistry<G>) {
+    register(registry, AZ_PARAMS.to_vec(), None);
+}
+
+/// Registers `az` with a network that ships with the game: `builtin` is a weights file's
+/// bytes (e.g. `include_bytes!`), used when the spec names no `net`; `origin` names it in
+/// help and errors.
+pub fn register_az_with_builtin<G: TensorGame>(
+    registry: &mut AgentRegistry<G>,
+    builtin: &'static [u8],
+    origin: &'static str,
+) {
+    let mut docs = AZ_PARAMS.to_vec();
+    for d in &mut docs {
+        if d.key == "net" {
+            d.default = origin;
+        }
+    }
+    register(registry, docs, Some((builtin, origin)));
+}
+
+fn register<G: TensorGame>(
+    registry: &mut AgentRegistry<G>,
+    docs: Vec<ParamDoc>,
+    builtin: Option<(&'static [u8], &'static str)>,
+) {
     registry.register(
         "az",
         "AlphaZero search: PUCT with priors and values from a dual network (yomi-nn)",
-        AZ_PARAMS.to_vec(),
-        Arc::new(|_, game: &G, p, seed| {
+        docs,
+        Arc::new(move |_, game: &G, p, seed| {
             let net: String = p.get("net", String::new(), "a weights file")?;
-            if net.is_empty() {
-                return Err(p.bad("net", "", "a weights file (net=PATH)"));
-            }
             let temp: f64 = p.get("temp", 0.0, "a temperature >= 0")?;
             let params = AzParams {
                 simulations: p.get("sims", 100u64, "a positive integer")?,
@@ -406,8 +428,20 @@ pub fn register_az<G: TensorGame>(registry: &mut AgentRegistry<G>) {
                 .parse::<DeviceKind>()
                 .and_then(|d| d.device())
                 .map_err(|e| p.bad("device", &dev_text, &e.to_string()))?;
-            let (net_model, spec) = DualNet::load_for(&PathBuf::from(&net), game, &device)
-                .map_err(|e| p.bad("net", &net, &e.to_string()))?;
+            let (net_model, spec) = match (net.is_empty(), builtin) {
+                (false, _) => DualNet::load_for(&PathBuf::from(&net), game, &device)
+                    .map_err(|e| p.bad("net", &net, &e.to_string()))?,
+                (true, Some((bytes, origin))) => {
+                    DualNet::from_bytes_for(bytes, origin, game, &device).map_err(|e| {
+                        p.bad(
+                            "net",
+                            "",
+                            &format!("a weights file for {} ({e})", game.facts().name),
+                        )
+                    })?
+                }
+                (true, None) => return Err(p.bad("net", "", "a weights file (net=PATH)")),
+            };
             let spec_text = p.spec().to_string();
             Ok(Box::new(AzAgent::new(
                 params,

@@ -40,7 +40,7 @@ pub mod train;
 
 use std::path::PathBuf;
 
-pub use az::{register_az, AzAgent, AzParams};
+pub use az::{register_az, register_az_with_builtin, AzAgent, AzParams};
 pub use config::TrainConfig;
 pub use device::DeviceKind;
 pub use net::{DualNet, NetConfig, NetSpec};

@@ -348,12 +348,30 @@ impl DualNet {
         game: &G,
         device: &Device,
     ) -> Result<(Self, NetSpec), NnError> {
-        let (net, spec) = Self::load(path, device)?;
+        let bytes = std::fs::read(path).map_err(|e| NnError::Io {
+            path: path.to_path_buf(),
+            source: e,
+        })?;
+        Self::from_bytes_for(&bytes, &path.display().to_string(), game, device)
+    }
+
+    /// Reads a network from a weights file's bytes (`origin` names them in errors) and
+    /// checks that it was made for `game`.
+    ///
+    /// # Errors
+    /// As [`DualNet::from_bytes`], and [`NnError::Mismatch`] when the shapes differ from
+    /// the game's.
+    pub fn from_bytes_for<G: TensorGame>(
+        bytes: &[u8],
+        origin: &str,
+        game: &G,
+        device: &Device,
+    ) -> Result<(Self, NetSpec), NnError> {
+        let (net, spec) = Self::from_bytes(bytes, device)?;
         let want = NetSpec::for_game(spec.config, game);
         if want != spec {
             return Err(NnError::Mismatch(format!(
-                "{} holds a network for {}x{}x{} inputs and {} moves; {} needs {}x{}x{} and {}",
-                path.display(),
+                "{origin} holds a network for {}x{}x{} inputs and {} moves; {} needs {}x{}x{} and {}",
                 spec.channels,
                 spec.height,
                 spec.width,
@@ -370,7 +388,7 @@ impl DualNet {
 }
 
 /// burn validates records by panicking in places; a bad file must be an error instead.
-fn catch_record<T>(f: impl FnOnce() -> T) -> Result<T, NnError> {
+pub(crate) fn catch_record<T>(f: impl FnOnce() -> T) -> Result<T, NnError> {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));

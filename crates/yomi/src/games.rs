@@ -202,7 +202,11 @@ impl GameChoice {
             GameChoice::Ggp(game) => command.run(game, yomi_ggp::registry()),
             GameChoice::Geister(game) => {
                 let mut registry = yomi_geister::registry();
-                yomi_nn::register_az(&mut registry);
+                yomi_nn::register_az_with_builtin(
+                    &mut registry,
+                    yomi_geister::AZ_PERFECT_NET,
+                    "the shipped network (yomi-geister/nets/az-perfect.ynn)",
+                );
                 command.run(*game, registry)
             }
         }

@@ -1,6 +1,6 @@
 //! `yomi geister ...`: the Geister tournament protocol (GAT / GPW servers): a referee
-//! server and a client that plays any yomi agent; and AlphaZero training on
-//! perfect-information Geister (yomi-nn). Geister itself is in the game list as
+//! server and a client that plays any yomi agent; AlphaZero training on
+//! perfect-information Geister and the DQN baseline on the 5×4 board (yomi-nn). Geister itself is in the game list as
 //! `geister` (hidden colours), `geister-perfect` and `geister-mini`, so `play`, `match`,
 //! `tournament`, `agents` and `bench` take it too.
 
@@ -54,6 +54,18 @@ pub enum GeisterCommand {
         after_help = "Example:\n  yomi geister train experiments/geister-az.toml --dir runs/geister-az"
     )]
     Train(TrainArgs),
+    /// DQN self-play on the 5×4 board (the paper's preliminary experiment); resumable.
+    #[command(
+        long_about = "Train a Q-network by self-play on the paper's 5x4 board (geister-mini), \
+                      masked (only legal moves) or unmasked (an illegal choice loses), as the \
+                      experiment file says; every cycle is checkpointed into --dir (network, \
+                      target network, optimizer, replay buffer, log.csv, log.png) and the run \
+                      resumes after the last finished cycle. Evaluations play random with an \
+                      illegal choice replaced by a random legal move and report win, win+draw \
+                      and illegal-choice rates.",
+        after_help = "Example:\n  yomi geister dqn experiments/geister-dqn-masked.toml --dir runs/geister-dqn-masked"
+    )]
+    Dqn(DqnArgs),
 }
 
 /// Arguments of `yomi geister train`.
@@ -63,6 +75,16 @@ pub struct TrainArgs {
     pub config: PathBuf,
     /// The run directory: checkpoints and logs (created; an existing run is resumed).
     #[arg(long, default_value = "runs/geister-az")]
+    pub dir: PathBuf,
+}
+
+/// Arguments of `yomi geister dqn`.
+#[derive(Args, Debug)]
+pub struct DqnArgs {
+    /// The DQN configuration (TOML; see experiments/geister-dqn-masked.toml).
+    pub config: PathBuf,
+    /// The run directory (created; an existing run is resumed).
+    #[arg(long, default_value = "runs/geister-dqn")]
     pub dir: PathBuf,
 }
 
@@ -124,6 +146,7 @@ pub fn run(args: GeisterArgs) -> anyhow::Result<()> {
         GeisterCommand::Server(a) => server(a),
         GeisterCommand::Client(a) => client(a),
         GeisterCommand::Train(a) => train(a),
+        GeisterCommand::Dqn(a) => dqn(a),
     }
 }
 
@@ -136,6 +159,31 @@ fn train(a: TrainArgs) -> anyhow::Result<()> {
         a.dir.display(),
         a.dir.join("best.ynn").display()
     );
+    Ok(())
+}
+
+fn dqn(a: DqnArgs) -> anyhow::Result<()> {
+    let rows = yomi_nn::dqn::run_dqn(&Geister::mini(), &a.config, &a.dir)
+        .with_context(|| format!("DQN training from {}", a.config.display()))?;
+    let games = rows.last().map_or(0, |r| r.games_total);
+    match rows.iter().rev().find_map(|r| r.eval.as_ref()) {
+        Some(e) => println!(
+            "{games} self-play games; vs random over {} games: win {:.3} [{:.3}, {:.3}], \
+             win+draw {:.3}, illegal choices {}/{}; log in {}",
+            e.stats.games,
+            e.win[0],
+            e.win[1],
+            e.win[2],
+            e.win_draw[0],
+            e.stats.illegal,
+            e.stats.decisions,
+            a.dir.join("log.csv").display()
+        ),
+        None => println!(
+            "{games} self-play games; no evaluation yet; log in {}",
+            a.dir.join("log.csv").display()
+        ),
+    }
     Ok(())
 }
 

@@ -99,3 +99,65 @@ fn geister_training_reports_a_missing_or_bad_config() {
     assert_ne!(out.code, Some(0));
     assert!(out.stderr.contains("filterz"), "{}", out.stderr);
 }
+
+const TINY_DQN: &str = "seed = 5\ncycles = 2\nmasked = true\n\
+    [net]\nfilters = [4, 4, 8]\n\
+    [selfplay]\ngames = 16\nenvs = 4\n\
+    [explore]\nepsilon_start = 1.0\nepsilon_end = 0.2\ndecay_games = 20\n\
+    [train]\nbuffer = 300\nbatch = 16\ntrain_every = 4\nwarmup = 32\ntarget_update = 7\n\
+    [eval]\ngames = 10\nevery = 1\nfinal_games = 20\n";
+
+#[test]
+fn geister_dqn_trains_on_the_small_board_reports_and_resumes() {
+    let dir = scratch("geister-dqn");
+    let config = dir.join("tiny.toml");
+    std::fs::write(&config, TINY_DQN).unwrap();
+    let run = dir.join("run");
+    let args = ["geister", "dqn", path_str(&config), "--dir", path_str(&run)];
+    // The final evaluation (20 games, masked: no illegal choices) is reported.
+    yomi(&args)
+        .ok()
+        .says(&["32 self-play games", "over 20 games", "illegal choices 0/"]);
+    let log = std::fs::read_to_string(run.join("log.csv")).unwrap();
+    assert_eq!(log.lines().count(), 3, "header and two cycles:\n{log}");
+    // Again: both cycles are done, the log is unchanged.
+    yomi(&args).ok();
+    assert_eq!(std::fs::read_to_string(run.join("log.csv")).unwrap(), log);
+    // A bad key is named.
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "cycles = 1\n[explore]\nepsilon = 0.1\n").unwrap();
+    let out = yomi(&["geister", "dqn", path_str(&bad), "--dir", path_str(&dir)]);
+    assert_ne!(out.code, Some(0));
+    assert!(out.stderr.contains("epsilon"), "{}", out.stderr);
+}
+
+#[test]
+fn the_shipped_network_plays_without_a_net_parameter_and_only_where_it_fits() {
+    yomi(&[
+        "match",
+        "geister-perfect",
+        "az:sims=8",
+        "random",
+        "--games",
+        "2",
+        "--quiet",
+    ])
+    .ok()
+    .says(&["az:sims=8"]);
+    // Hidden colours: the estimator gives the network a perfect-information position.
+    yomi(&[
+        "match",
+        "geister",
+        "estimate:inner=az,sims=8",
+        "random",
+        "--games",
+        "2",
+        "--quiet",
+    ])
+    .ok();
+    // Played directly on hidden-colour Geister the shapes differ: an error, not a panic.
+    let out = yomi(&["match", "geister", "az:sims=8", "random", "--games", "1"]);
+    assert_ne!(out.code, Some(0));
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+    assert!(out.stderr.contains("shipped network"), "{}", out.stderr);
+}

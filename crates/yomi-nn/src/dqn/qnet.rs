@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use yomi_core::TensorGame;
 
 use super::config::QNetConfig;
-use crate::net::write_atomic;
+use crate::net::{catch_record, write_atomic};
 use crate::NnError;
 
 /// Everything that fixes a Q-network's parameter shapes; stored in every weights file.
@@ -224,20 +224,4 @@ impl QNet {
         })?;
         Self::from_bytes(&bytes, device)
     }
-}
-
-/// burn validates records by panicking in places; a bad file must be an error instead.
-fn catch_record<T>(f: impl FnOnce() -> T) -> Result<T, NnError> {
-    let previous = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
-    std::panic::set_hook(previous);
-    result.map_err(|p| {
-        let msg = p
-            .downcast_ref::<String>()
-            .cloned()
-            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-            .unwrap_or_else(|| "record does not fit the network".into());
-        NnError::Record(msg)
-    })
 }
