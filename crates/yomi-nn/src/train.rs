@@ -245,8 +245,18 @@ impl<'a, G: TensorGame> Trainer<'a, G> {
                 source: e,
             })?;
             learner.load_optimizer(&bytes)?;
-            let mut buffer =
-                ReplayBuffer::load(&ck.join("buffer.bin"), plane_len, self.spec.policy_size)?;
+            // The buffer is by far the largest file; a checkpoint copied from another
+            // machine without it resumes with an empty buffer rather than not at all.
+            let buffer_path = ck.join("buffer.bin");
+            let mut buffer = if buffer_path.exists() {
+                ReplayBuffer::load(&buffer_path, plane_len, self.spec.policy_size)?
+            } else {
+                eprintln!(
+                    "warning: {} is missing; resuming with an empty replay buffer",
+                    buffer_path.display()
+                );
+                ReplayBuffer::new(c.train.buffer)
+            };
             if buffer.len() > c.train.buffer {
                 let mut b = ReplayBuffer::new(c.train.buffer);
                 b.extend((0..buffer.len()).filter_map(|i| buffer.get(i).cloned()));

@@ -343,6 +343,14 @@ fn training_cycles_checkpoint_and_resume_exactly() {
     other.net.filters = 4;
     let t = Trainer::new(&game, &registry, other, a.path()).unwrap();
     assert!(matches!(t.cycles_done(), Err(NnError::Mismatch(_))));
+
+    // A checkpoint copied without its replay buffer resumes with only the new cycle's games.
+    std::fs::remove_file(b.path().join("checkpoint/buffer.bin")).unwrap();
+    let mut t = Trainer::new(&game, &registry, tiny_config(3), b.path()).unwrap();
+    t.progress = false;
+    let rows = t.run(None).unwrap();
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows[2].buffer, rows[2].positions);
 }
 
 #[test]
