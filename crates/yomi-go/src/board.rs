@@ -24,6 +24,11 @@
 //! and go. "Has an empty neighbour" (the common case: legal, not an eye) and "every
 //! neighbour is mine or the edge" (eye shape) are one mask each.
 //!
+//! The points of each colour (and the empty and border points) are also kept as bit sets
+//! over the padded indices. Up to 9×9 the padded array fits 128 bits, and
+//! [`Board::playout_candidate_sets`] finds a whole position's playout candidates with
+//! shifts: the points with an empty neighbour, and the mover's eyes to leave out.
+//!
 //! # Hashing and the superko filter
 //! Zobrist keys per colour and point; the position hash covers stones only (positional
 //! superko compares positions regardless of the side to move). Each point also remembers
@@ -121,6 +126,12 @@ pub struct Board {
     libs: [u16; MAX_AREA],
     empty: [u16; MAX_AREA],
     epos: [u16; MAX_AREA],
+    /// The points of each colour code (0 empty, 1 black, 2 white, 3 border) as bit sets
+    /// over the padded indices (bit `p & 63` of word `p >> 6`), kept beside `color` by
+    /// `play`, captures and `rebuild`: on boards up to 9×9 the whole padded array fits in
+    /// the first two words, and the playout sampler finds its candidates with a few shifts
+    /// ([`Board::playout_candidate_sets`]).
+    bits: [[u64; MAX_AREA / 64]; 4],
 }
 
 impl Board {
@@ -151,6 +162,7 @@ impl Board {
             libs: [0; MAX_AREA],
             empty: [0; MAX_AREA],
             epos: [0; MAX_AREA],
+            bits: [[0; MAX_AREA / 64]; 4],
         };
         for y in 0..size {
             for x in 0..size {
@@ -487,6 +499,98 @@ impl Board {
         self.legal_without_empty_nbr(p, cc, suicide)
     }
 
+    /// True when the padded array fits the 128-bit sets of
+    /// [`Board::playout_candidate_sets`] (boards up to 9×9).
+    #[inline(always)]
+    pub fn fits_u128(&self) -> bool {
+        (self.w as usize) * (self.w as usize) <= 128
+    }
+
+    /// The points of colour code `k` as one 128-bit set (the first two words).
+    #[inline(always)]
+    fn bits128(&self, k: usize) -> u128 {
+        let b = &self.bits[k & 3];
+        b[0] as u128 | (b[1] as u128) << 64
+    }
+
+    /// The light-playout candidates of the side to move, for boards up to 9×9
+    /// ([`Board::fits_u128`]; larger boards return garbage), as two sets of padded
+    /// indices: `sure`, the empty points with an empty neighbour (legal, and no eye), and
+    /// `maybe`, the other empty points that are not the mover's single-point eyes nor the
+    /// ko point. A point of `maybe` is a candidate exactly when
+    /// [`Board::playout_candidate_closed`] says so; every candidate is in one of the two.
+    ///
+    /// Late in a playout most empty points have no empty neighbour and many are the mover's
+    /// own eyes, which shifts of the colour sets rule out without a per-point test (all four
+    /// neighbours own or edge, and neither two opponent diagonals nor one on the edge).
+    #[inline]
+    pub fn playout_candidate_sets(&self) -> (u128, u128) {
+        debug_assert!(self.fits_u128());
+        // Constant shifts: a 128-bit shift by a variable amount costs several instructions
+        // and a branch-free select each.
+        match self.w {
+            11 => self.candidate_sets::<11>(),
+            10 => self.candidate_sets::<10>(),
+            9 => self.candidate_sets::<9>(),
+            8 => self.candidate_sets::<8>(),
+            7 => self.candidate_sets::<7>(),
+            6 => self.candidate_sets::<6>(),
+            5 => self.candidate_sets::<5>(),
+            _ => self.candidate_sets::<4>(),
+        }
+    }
+
+    #[inline(always)]
+    fn candidate_sets<const W: u32>(&self) -> (u128, u128) {
+        let c = self.to_move as usize & 3;
+        let e = self.bits128(EMPTY as usize);
+        let edge = self.bits128(BORDER as usize);
+        let own = self.bits128(c) | edge;
+        let opp = self.bits128(3 - c);
+        // Bit p of `x << d` is bit p − d of x: shifts by ±1 and ±W look at the neighbours.
+        let open = (e << 1) | (e >> 1) | (e << W) | (e >> W);
+        // The ko point (0, a border point, when there is none) is never a candidate.
+        let closed = e & !open & !(1u128 << (self.ko & 127));
+        let shape = closed & (own << 1) & (own >> 1) & (own << W) & (own >> W);
+        let d = [
+            opp << (W + 1),
+            opp << (W - 1),
+            opp >> (W - 1),
+            opp >> (W + 1),
+        ];
+        let two = (d[0] & d[1]) | (d[2] & d[3]) | ((d[0] | d[1]) & (d[2] | d[3]));
+        let on_edge = (edge << (W + 1)) | (edge << (W - 1)) | (edge >> (W - 1)) | (edge >> (W + 1));
+        let eyes = shape & !(two | (on_edge & (d[0] | d[1] | d[2] | d[3])));
+        (e & open, closed & !eyes)
+    }
+
+    /// [`Board::playout_candidate`] for a point of the `maybe` set of
+    /// [`Board::playout_candidate_sets`]: legality by the liberty test.
+    #[inline]
+    pub fn playout_candidate_closed(&self, p: usize, suicide: bool) -> bool {
+        self.legal_closed(p, self.to_move, suicide)
+    }
+
+    /// [`Board::legal_without_empty_nbr`] without its shortcut: the same answer (with every
+    /// neighbour chain's pseudo-liberties above 4, no neighbour is "at p" and the test
+    /// reduces to "has an own neighbour"), computed with no data-dependent branch.
+    #[inline(always)]
+    fn legal_closed(&self, p: usize, c: u8, suicide: bool) -> bool {
+        let o = 3 - c;
+        let ns = self.nbrs(p);
+        let roots = ns.map(|q| self.root(q));
+        let adj = Self::adjacencies(&roots);
+        let (mut captures, mut lives, mut own) = (false, false, false);
+        for i in 0..4 {
+            let k = self.raw(ns[i]);
+            let at_p = self.libs_of(roots[i]) == adj[i];
+            captures |= (k == o) & at_p;
+            lives |= (k == c) & !at_p;
+            own |= k == c;
+        }
+        captures | lives | (suicide & own)
+    }
+
     /// True when every neighbour of `p` is a stone of `c` or off the board.
     #[inline]
     pub fn is_eyelike(&self, p: usize, c: Color) -> bool {
@@ -509,14 +613,47 @@ impl Board {
     }
 
     /// The position hash after the side to move plays at `p` (which must be legal).
+    ///
+    /// Playouts ask this for the moves that may repeat ([`Board::may_repeat`]), most of
+    /// them late, next to chains in atari, where "does it capture, which chains" is a coin
+    /// flip: the captured chains are found from masks, and only their walk and a suicide
+    /// (when the rules allow it) branch.
     #[inline]
     pub fn hash_after(&self, p: usize) -> u64 {
         let c = self.to_move;
-        let h = self.hash ^ ZOBRIST[c as usize][p & MASK];
-        if self.has_empty_neighbour(p) && !self.captures_at(p) {
-            return h;
+        let o = 3 - c;
+        let h = self.hash ^ ZOBRIST[c as usize & 3][p & MASK];
+        let ns = self.nbrs(p);
+        let ks = ns.map(|q| self.raw(q));
+        // Chain ids of stones only (0 for empty and border neighbours, whose ids may be
+        // stale and would otherwise count as adjacencies of a live chain).
+        let roots: [usize; 4] =
+            std::array::from_fn(|i| self.root(ns[i]) * (ks[i].wrapping_sub(1) < 2) as usize);
+        let adj = Self::adjacencies(&roots);
+        let mut cap = 0u32;
+        let mut lives = self.has_empty_neighbour(p);
+        for i in 0..4 {
+            let at_p = self.libs_of(roots[i]) == adj[i];
+            cap |= (((ks[i] == o) & at_p) as u32) << i;
+            lives |= (ks[i] == c) & !at_p;
         }
-        self.hash_after_slow(p, h)
+        // A chain touching p twice is removed once: drop neighbours whose chain an earlier
+        // neighbour already names.
+        let dup = (((roots[1] == roots[0]) as u32) << 1)
+            | (((roots[2] == roots[0]) | (roots[2] == roots[1])) as u32) << 2
+            | (((roots[3] == roots[0]) | (roots[3] == roots[1]) | (roots[3] == roots[2])) as u32)
+                << 3;
+        cap &= !dup;
+        if cap == 0 && !lives {
+            return self.hash_after_slow(p, h);
+        }
+        let mut h = h;
+        while cap != 0 {
+            let i = cap.trailing_zeros() as usize & 3;
+            cap &= cap - 1;
+            h ^= self.chain_hash(roots[i]);
+        }
+        h
     }
 
     #[cold]
@@ -607,6 +744,7 @@ impl Board {
         debug_assert_eq!(self.color[p], EMPTY, "play on an occupied point");
         let n0 = self.nbr[p];
         self.color[p] = c;
+        self.flip_bit(p, EMPTY, c);
         self.hash ^= ZOBRIST[c as usize][p];
         self.stones[c as usize] += 1;
         self.remove_empty(p);
@@ -695,6 +833,14 @@ impl Board {
         captured
     }
 
+    /// Moves point `p` from colour code `from`'s bit set to `to`'s.
+    #[inline(always)]
+    fn flip_bit(&mut self, p: usize, from: u8, to: u8) {
+        let (i, m) = ((p >> 6) & (MAX_AREA / 64 - 1), 1u64 << (p & 63));
+        self.bits[from as usize & 3][i] &= !m;
+        self.bits[to as usize & 3][i] |= m;
+    }
+
     #[inline(always)]
     fn remove_empty(&mut self, p: usize) {
         self.n_empty -= 1;
@@ -740,6 +886,7 @@ impl Board {
         let mut n = 0;
         loop {
             self.color[s] = EMPTY;
+            self.flip_bit(s, k, EMPTY);
             self.nbr[s] |= (k as u16) << NB_GONE_SHIFT;
             self.hash ^= ZOBRIST[k as usize][s];
             self.add_empty(s);
@@ -794,6 +941,10 @@ impl Board {
         self.n_empty = 0;
         self.stones = [0; 4];
         self.hash = HASH_BASE;
+        self.bits = [[0; MAX_AREA / 64]; 4];
+        for (p, &k) in self.color.iter().enumerate() {
+            self.bits[k as usize & 3][p >> 6] |= 1 << (p & 63);
+        }
         let mut done = [false; MAX_AREA];
         let mut stack = [0u16; MAX_AREA];
         for y in 0..size {
@@ -985,6 +1136,42 @@ impl Board {
     }
 }
 
+/// The index of the `k`-th set bit of `x` (from bit 0; `k` below `x.count_ones()`): BMI2
+/// `pdep` deposits bit `k` onto the set bits, without a loop or a data-dependent branch.
+#[inline]
+pub(crate) fn select_bit(x: u128, k: u32) -> usize {
+    let lo = x as u64;
+    let n_lo = lo.count_ones();
+    let high = k >= n_lo;
+    let word = if high { (x >> 64) as u64 } else { lo };
+    let k = k - if high { n_lo } else { 0 };
+    pdep(1u64 << (k & 63), word).trailing_zeros() as usize + 64 * high as usize
+}
+
+/// Parallel bit deposit: the low bits of `x` spread onto the set bits of `mask` (the BMI2
+/// instruction where the build has it, as the workspace's x86-64-v3 build does).
+#[inline(always)]
+fn pdep(x: u64, mask: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        // SAFETY: the instruction exists on this target (checked at compile time).
+        unsafe { core::arch::x86_64::_pdep_u64(x, mask) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        let (mut m, mut out, mut bit) = (mask, 0u64, 1u64);
+        while m != 0 {
+            let low = m & m.wrapping_neg();
+            if x & bit != 0 {
+                out |= low;
+            }
+            bit <<= 1;
+            m &= m - 1;
+        }
+        out
+    }
+}
+
 impl std::fmt::Debug for Board {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
@@ -1033,6 +1220,32 @@ mod tests {
                 assert!(b.libs[rb] > 0, "chain without liberties at {p}");
             }
         }
+        // The candidate sets agree with the per-point test.
+        if b.fits_u128() {
+            let (sure, maybe) = b.playout_candidate_sets();
+            assert_eq!(sure & maybe, 0, "sure and maybe overlap");
+            for suicide in [false, true] {
+                let mut got = sure;
+                let mut rest = maybe;
+                while rest != 0 {
+                    let p = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    got |= (b.playout_candidate_closed(p, suicide) as u128) << p;
+                }
+                let mut want = 0u128;
+                for &p in b.empty_points() {
+                    let p = p as usize;
+                    want |= (b.playout_candidate(p, b.to_move(), suicide) as u128) << p;
+                }
+                assert_eq!(got, want, "candidate sets (suicide {suicide})");
+            }
+        }
+        for k in 0..4 {
+            for p in 0..MAX_AREA {
+                let bit = b.bits[k][p >> 6] >> (p & 63) & 1 == 1;
+                assert_eq!(bit, b.color[p] as usize == k, "colour bit {k} at {p}");
+            }
+        }
         // Legality, eyes and captures from the counts against trying the move.
         for &p in b.empty_points() {
             let p = p as usize;
@@ -1070,6 +1283,19 @@ mod tests {
         let before = t.stones(c);
         t.play(p);
         t.stone(p) == Some(c) || (suicide && t.stones(c) < before)
+    }
+
+    #[test]
+    fn select_bit_finds_the_kth_set_bit() {
+        let mut rng = yomi_core::Rng::seed_from_u64(7);
+        for _ in 0..2000 {
+            let x = (rng.next_u64() as u128) << 64 | rng.next_u64() as u128;
+            let x = x & ((rng.next_u64() as u128) << 64 | rng.next_u64() as u128);
+            let set: Vec<usize> = (0..128).filter(|&i| x >> i & 1 == 1).collect();
+            for (k, &i) in set.iter().enumerate() {
+                assert_eq!(select_bit(x, k as u32), i, "{x:#x} bit {k}");
+            }
+        }
     }
 
     #[test]

@@ -46,7 +46,7 @@ use std::sync::Arc;
 
 use yomi_core::{Game, GameFacts, IllegalMove, NotationError, Rewards, Rng, Turn};
 
-use crate::board::{Board, BLACK, MAX_AREA, MAX_SIZE, MIN_SIZE, WHITE, ZOBRIST};
+use crate::board::{select_bit, Board, BLACK, MAX_AREA, MAX_SIZE, MIN_SIZE, WHITE, ZOBRIST};
 use crate::error::{ConfigError, PositionError};
 use crate::vertex::{Color, Vertex, COLUMNS};
 
@@ -56,11 +56,17 @@ pub const RECENT: usize = 16;
 /// Random empty points the playout sampler tries before it draws without replacement.
 const PLAYOUT_TRIES: usize = 4;
 
-/// With at most this many empty points the sampler skips the random tries and draws
-/// without replacement at once: late in a playout most empty points are eyes, and tries
+/// On boards above 9×9, with at most this many empty points the sampler skips the random
+/// tries and draws without replacement at once: late in a playout most empty points are eyes, and tries
 /// (with replacement) would mostly miss and retest the same points. 16 measured best on 9×9
 /// (callgrind instructions; 10 and 24 cost more).
 const SHUFFLE_AT_MOST: usize = 16;
+
+/// On boards up to 9×9, with at most this many empty points the sampler skips the random
+/// tries and takes the exact draw over the candidate bit set
+/// ([`crate::Board::playout_candidate_sets`]) at once; with more, the tries come first and
+/// the bit set only after they miss.
+const BITS_AT_MOST: usize = 16;
 
 /// Rule options.
 #[derive(Clone, Debug, PartialEq)]
@@ -522,9 +528,12 @@ impl GoState {
     /// A random light-playout move for the side to move: uniform over the legal points that
     /// are not the mover's own single-point eyes, pass when there is none. Tries random
     /// empty points first (rejection sampling); after [`PLAYOUT_TRIES`] misses, or at once
-    /// with at most [`SHUFFLE_AT_MOST`] empty points, it copies the empty points into `buf`
-    /// and draws from them without replacement (a partial shuffle) until a candidate turns
-    /// up or none is left. Either way the move is uniform over the candidates.
+    /// with few empty points, it draws without replacement until a candidate turns up or
+    /// none is left: on boards up to 9×9 from the candidate bit sets
+    /// ([`Board::playout_candidate_sets`], at once with at most [`BITS_AT_MOST`] empty
+    /// points), on larger boards from the empty points copied into `buf` (a partial
+    /// shuffle, at once with at most [`SHUFFLE_AT_MOST`]). Either way the move is uniform
+    /// over the candidates.
     #[inline]
     pub fn random_playout_move(
         &self,
@@ -535,16 +544,43 @@ impl GoState {
         let b = &self.board;
         let c = b.to_move();
         let n = b.empty_count();
-        if n <= SHUFFLE_AT_MOST {
-            return self.random_playout_move_slow(rules, rng, buf);
-        }
-        for _ in 0..PLAYOUT_TRIES {
-            let p = b.empty_point(rng.below(n));
-            if b.playout_candidate(p, c, rules.suicide) && !self.breaks_superko(rules, p) {
-                return Vertex::from_index(p);
+        let small = b.fits_u128();
+        // One branch on the empty count (a select for the bound, not `||`).
+        let tries_above = if small { BITS_AT_MOST } else { SHUFFLE_AT_MOST };
+        if n > tries_above {
+            for _ in 0..PLAYOUT_TRIES {
+                let p = b.empty_point(rng.below(n));
+                if b.playout_candidate(p, c, rules.suicide) && !self.breaks_superko(rules, p) {
+                    return Vertex::from_index(p);
+                }
             }
         }
+        if small {
+            return self.random_playout_move_bits(rules, rng);
+        }
         self.random_playout_move_slow(rules, rng, buf)
+    }
+
+    /// The draw on boards up to 9×9: without replacement from the candidate sets of
+    /// [`Board::playout_candidate_sets`] (the mover's own eyes, most of the late empty
+    /// points, are never drawn), a point of `sure` taken at once, one of `maybe` after the
+    /// liberty test; either way superko is looked up as usual. Uniform over the candidates,
+    /// like the other draws.
+    #[inline(never)]
+    fn random_playout_move_bits(&self, rules: &Rules, rng: &mut Rng) -> Vertex {
+        let b = &self.board;
+        let (sure, maybe) = b.playout_candidate_sets();
+        let mut pool = sure | maybe;
+        while pool != 0 {
+            let p = select_bit(pool, rng.below(pool.count_ones() as usize) as u32);
+            if (sure >> p & 1 == 1 || b.playout_candidate_closed(p, rules.suicide))
+                && !self.breaks_superko(rules, p)
+            {
+                return Vertex::from_index(p);
+            }
+            pool &= !(1u128 << p);
+        }
+        Vertex::PASS
     }
 
     /// Every move [`GoState::random_playout_move`] may return (legal points, superko
@@ -562,9 +598,9 @@ impl GoState {
         }
     }
 
-    /// The draw without replacement (see [`GoState::random_playout_move`]). Out of line and
-    /// marked cold although about a third of a 9×9 playout's moves come here: that keeps the
-    /// playout loop's common path tight (measured slightly fewer instructions than without
+    /// The draw without replacement on boards above 9×9 (see
+    /// [`GoState::random_playout_move`]). Out of line and marked cold although about a third
+    /// of a playout's moves come here: that keeps the playout loop's common path tight (measured slightly fewer instructions than without
     /// `#[cold]`).
     #[cold]
     #[inline(never)]
@@ -955,8 +991,30 @@ mod tests {
         }
     }
 
-    /// The same with more empty points than `SHUFFLE_AT_MOST` (the random tries, then the
-    /// draw from `buf`): 9×9, 21 empty points, 18 of them Black's true eyes, three
+    /// Boards above 9×9 keep the draw without replacement from `buf` (the candidate bit
+    /// sets cover up to 9×9): every move is a candidate, passes only when none is left.
+    #[test]
+    fn playout_sampler_on_large_boards_draws_candidates() {
+        let game = GoGame::new(11).unwrap();
+        let rules = game.rules().clone();
+        let mut rng = Rng::seed_from_u64(8);
+        let mut buf = Vec::new();
+        let mut cands = Vec::new();
+        assert!(!game.initial_state().board().fits_u128());
+        for _ in 0..10 {
+            let mut s = game.initial_state();
+            while game.turn(&s) != Turn::Terminal {
+                s.playout_candidates(&rules, &mut cands);
+                let mv = s.random_playout_move(&rules, &mut rng, &mut buf);
+                assert_eq!(mv.is_pass(), cands.is_empty());
+                assert!(mv.is_pass() || cands.contains(&mv));
+                game.apply(&mut s, mv);
+            }
+        }
+    }
+
+    /// The same with more empty points than `BITS_AT_MOST` (the random tries, then the
+    /// draw from the candidate bit sets): 9×9, 21 empty points, 18 of them Black's true eyes, three
     /// candidates (B5, C5, D5).
     #[test]
     fn playout_sampler_is_uniform_with_many_empty_points() {
@@ -968,7 +1026,7 @@ mod tests {
         let rows = "X.X.X.X.X/XXXXXXXXX/X.X.X.X.X/XXXXXXXXX/X...X.X.X/XXXXXXXXX/X.X.X.X.X/\
                     XXXXXXXXX/X.X.X.X.X";
         let s = game.parse_state(&format!("{rows} b - 0")).unwrap();
-        assert!(s.board().empty_count() > SHUFFLE_AT_MOST);
+        assert!(s.board().empty_count() > BITS_AT_MOST);
         s.playout_candidates(&rules, &mut cands);
         let mut names: Vec<String> = cands.iter().map(|v| v.to_gtp(9)).collect();
         names.sort();
