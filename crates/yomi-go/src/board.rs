@@ -132,6 +132,9 @@ pub struct Board {
     /// the first two words, and the playout sampler finds its candidates with a few shifts
     /// ([`Board::playout_candidate_sets`]).
     bits: [[u64; MAX_AREA / 64]; 4],
+    /// The points with a border point diagonally next to them (the first 128 bits; for the
+    /// eye test of [`Board::playout_candidate_sets`]).
+    edge_diag: u128,
 }
 
 impl Board {
@@ -163,6 +166,7 @@ impl Board {
             empty: [0; MAX_AREA],
             epos: [0; MAX_AREA],
             bits: [[0; MAX_AREA / 64]; 4],
+            edge_diag: 0,
         };
         for y in 0..size {
             for x in 0..size {
@@ -174,6 +178,8 @@ impl Board {
         // `legal_without_empty_nbr`).
         b.libs[0] = BORDER_LIBS;
         b.rebuild();
+        let (edge, w) = (b.bits128(BORDER as usize), b.w as u32);
+        b.edge_diag = (edge << (w + 1)) | (edge << (w - 1)) | (edge >> (w - 1)) | (edge >> (w + 1));
         b
     }
 
@@ -526,42 +532,25 @@ impl Board {
     #[inline]
     pub fn playout_candidate_sets(&self) -> (u128, u128) {
         debug_assert!(self.fits_u128());
-        // Constant shifts: a 128-bit shift by a variable amount costs several instructions
-        // and a branch-free select each. (Each size is its own function: inlined, the arms
-        // were merged back into one body with variable shifts.)
-        match self.w {
-            11 => self.candidate_sets::<11>(),
-            10 => self.candidate_sets::<10>(),
-            9 => self.candidate_sets::<9>(),
-            8 => self.candidate_sets::<8>(),
-            7 => self.candidate_sets::<7>(),
-            6 => self.candidate_sets::<6>(),
-            5 => self.candidate_sets::<5>(),
-            _ => self.candidate_sets::<4>(),
-        }
-    }
-
-    #[inline(never)]
-    fn candidate_sets<const W: u32>(&self) -> (u128, u128) {
+        let w = self.w as u32;
         let c = self.to_move as usize & 3;
         let e = self.bits128(EMPTY as usize);
         let edge = self.bits128(BORDER as usize);
         let own = self.bits128(c) | edge;
         let opp = self.bits128(3 - c);
         // Bit p of `x << d` is bit p − d of x: shifts by ±1 and ±W look at the neighbours.
-        let open = (e << 1) | (e >> 1) | (e << W) | (e >> W);
+        let open = (e << 1) | (e >> 1) | (e << w) | (e >> w);
         // The ko point (0, a border point, when there is none) is never a candidate.
         let closed = e & !open & !(1u128 << (self.ko & 127));
-        let shape = closed & (own << 1) & (own >> 1) & (own << W) & (own >> W);
+        let shape = closed & (own << 1) & (own >> 1) & (own << w) & (own >> w);
         let d = [
-            opp << (W + 1),
-            opp << (W - 1),
-            opp >> (W - 1),
-            opp >> (W + 1),
+            opp << (w + 1),
+            opp << (w - 1),
+            opp >> (w - 1),
+            opp >> (w + 1),
         ];
         let two = (d[0] & d[1]) | (d[2] & d[3]) | ((d[0] | d[1]) & (d[2] | d[3]));
-        let on_edge = (edge << (W + 1)) | (edge << (W - 1)) | (edge >> (W - 1)) | (edge >> (W + 1));
-        let eyes = shape & !(two | (on_edge & (d[0] | d[1] | d[2] | d[3])));
+        let eyes = shape & !(two | (self.edge_diag & (d[0] | d[1] | d[2] | d[3])));
         (e & open, closed & !eyes)
     }
 
