@@ -17,7 +17,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use burn::module::Module;
+use burn::module::{Module, ModuleVisitor, Param};
 use burn::nn::conv::{Conv2d, Conv2dConfig};
 use burn::nn::{BatchNorm, BatchNormConfig, Linear, LinearConfig, PaddingConfig2d, Relu};
 use burn::tensor::{Bytes, Device, Tensor, TensorData};
@@ -185,7 +185,7 @@ pub const WEIGHTS_VERSION: u32 = 1;
 
 impl DualNet {
     /// A freshly initialised network of `spec`'s shape on `device` (burn's initialisers draw
-    /// from `device`'s generator: call [`seed_device`] first for reproducible weights).
+    /// from `device`'s generator: build it with [`build_seeded`] for reproducible weights).
     ///
     /// # Errors
     /// [`NnError::Config`] when the spec has a zero size.
@@ -417,7 +417,32 @@ pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), NnError> {
     std::fs::rename(&tmp, path).map_err(io)
 }
 
-/// Seeds the generator burn's initialisers use on `device`.
-pub fn seed_device(device: &Device, seed: u64) {
+/// Builds a module whose initial weights depend only on `seed`: burn's initialisers draw
+/// from `device`'s generator, which is shared by every user of the device, so this seeds it
+/// under a process-wide lock and initialises every parameter before releasing the lock.
+/// (burn initialises parameters lazily, at first use; without the forced initialisation
+/// the draws would happen later, interleaved with other threads' — two trainers in one
+/// process, or parallel tests.)
+///
+/// # Errors
+/// Whatever `build` returns.
+pub fn build_seeded<M: Module, E>(
+    device: &Device,
+    seed: u64,
+    build: impl FnOnce() -> Result<M, E>,
+) -> Result<M, E> {
+    struct InitialiseAll;
+    impl ModuleVisitor for InitialiseAll {
+        fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
+            let _ = param.val();
+        }
+    }
+    static SEEDED: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _guard = SEEDED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     device.seed(seed);
+    let module = build()?;
+    module.visit(&mut InitialiseAll);
+    Ok(module)
 }

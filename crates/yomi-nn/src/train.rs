@@ -28,7 +28,7 @@ use yomi_core::{Rng, TensorGame};
 
 use crate::config::TrainConfig;
 use crate::learner::{Learner, Losses};
-use crate::net::{seed_device, write_atomic, DualNet, NetSpec};
+use crate::net::{build_seeded, write_atomic, DualNet, NetSpec};
 use crate::replay::ReplayBuffer;
 use crate::selfplay::self_play;
 use crate::service::EvalService;
@@ -229,8 +229,9 @@ impl<'a, G: TensorGame> Trainer<'a, G> {
         let (mut cycle, mut rows) = state.map_or((0, Vec::new()), |s| (s.cycle, s.rows));
         let plane_len = self.spec.shape().len();
         let (mut learner, mut best, mut buffer) = if cycle == 0 {
-            seed_device(&self.device, derive_seed(c.seed, 0x6e6e));
-            let net = DualNet::new(&self.spec, &self.device)?;
+            let net = build_seeded(&self.device, derive_seed(c.seed, 0x6e6e), || {
+                DualNet::new(&self.spec, &self.device)
+            })?;
             let learner = Learner::new(net, self.spec, &self.device, c.train.lr, c.train.l2);
             let best = learner.inference_net();
             (learner, best, ReplayBuffer::new(c.train.buffer))

@@ -7,7 +7,7 @@ use yomi_core::{Game, TensorGame};
 use yomi_nn::dqn::{
     evaluate_vs_random, DqnConfig, DqnTrainer, QNet, QNetConfig, QNetSpec, TransitionBuffer,
 };
-use yomi_nn::net::seed_device;
+use yomi_nn::net::build_seeded;
 use yomi_nn::NnError;
 
 /// A scratch directory removed on drop.
@@ -112,8 +112,7 @@ fn evaluation_counts_and_replaces_illegal_choices() {
     let game = yomi_geister::Geister::mini();
     let spec = QNetSpec::for_game(QNetConfig { filters: [4, 4, 4] }, &game);
     let device = burn::tensor::Device::flex();
-    seed_device(&device, 9);
-    let net = QNet::new(&spec, &device).unwrap();
+    let net = build_seeded(&device, 9, || QNet::new(&spec, &device)).unwrap();
     let unmasked = evaluate_vs_random(&game, &net, &spec, false, 40, 16, 3);
     assert_eq!(unmasked.games, 40);
     assert_eq!(unmasked.wins + unmasked.draws + unmasked.losses, 40);

@@ -8,7 +8,7 @@ use yomi_core::search::mcts::{EdgeSlot, Expander, LeafEvaluator};
 use yomi_core::{Game, Player, Rng, TensorGame};
 use yomi_nn::az::{masked_softmax, register_az, NetExpander, NetLeaf};
 use yomi_nn::learner::Learner;
-use yomi_nn::net::seed_device;
+use yomi_nn::net::build_seeded;
 use yomi_nn::replay::{ReplayBuffer, Sample};
 use yomi_nn::selfplay::self_play;
 use yomi_nn::{
@@ -49,9 +49,9 @@ fn tiny() -> NetConfig {
 
 fn net_for<G: TensorGame>(game: &G, seed: u64) -> (DualNet, NetSpec) {
     let device = Device::flex();
-    seed_device(&device, seed);
     let spec = NetSpec::for_game(tiny(), game);
-    (DualNet::new(&spec, &device).unwrap().valid(), spec)
+    let net = build_seeded(&device, seed, || DualNet::new(&spec, &device)).unwrap();
+    (net.valid(), spec)
 }
 
 #[test]
@@ -420,4 +420,19 @@ fn training_lowers_the_loss_on_tictactoe() {
         after.total()
     );
     assert!(after.value < before.value, "{before:?} -> {after:?}");
+}
+
+#[test]
+fn the_shipped_experiment_files_are_valid_configs() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../experiments");
+    for f in [
+        "tictactoe-az.toml",
+        "geister-az.toml",
+        "geister-az-2core.toml",
+    ] {
+        TrainConfig::load(&dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+    }
+    for f in ["geister-dqn-masked.toml", "geister-dqn-unmasked.toml"] {
+        yomi_nn::dqn::DqnConfig::load(&dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+    }
 }

@@ -39,7 +39,7 @@ use super::eval::{evaluate_vs_random, EvalStats};
 use super::qnet::{QNet, QNetSpec};
 use super::replay::{mask_words, Transition, TransitionBuffer};
 use super::{check_game, epsilon_greedy, td_target, LegalSet};
-use crate::net::{seed_device, write_atomic};
+use crate::net::{build_seeded, write_atomic};
 use crate::selfplay::outcome_for;
 use crate::train::{EvalResult, LogRow};
 use crate::NnError;
@@ -368,8 +368,9 @@ impl<'a, G: TensorGame> DqnTrainer<'a, G> {
             },
         };
         let (mut learner, mut target, mut buffer) = if st.cycle == 0 {
-            seed_device(&self.device, derive_seed(c.seed, 0x6471));
-            let online = QNet::new(&self.spec, &self.device)?;
+            let online = build_seeded(&self.device, derive_seed(c.seed, 0x6471), || {
+                QNet::new(&self.spec, &self.device)
+            })?;
             let target = online.clone();
             let learner = QLearner::new(online, &self.device, c.train.lr, c.train.loss);
             (
