@@ -21,11 +21,15 @@
 //! without evaluating it. Fresh states (initial state, parsed states) are evaluated in
 //! full.
 //!
-//! **Plain evaluation** (games whose state or move phase keeps a recursive component, and
-//! the self-check [`Reasoner::derived_values_consistent`]): every proposition of a phase
-//! is evaluated in topological order with short-circuiting. Recursive views that survive
-//! grounding (connectivity in hex, say) are evaluated as fixpoints of their strongly
-//! connected component (monotone: negation is stratified).
+//! **Plain evaluation**: every proposition of a phase is evaluated in topological order
+//! with short-circuiting. Without recursive components the phases are compiled into
+//! *programs* specialised on a few switch base propositions (`control` in turn-taking
+//! games; see `Programs`): folded per switch value, trivial views inlined, views nobody
+//! outside the phase reads dropped, and leaf heads (legal moves, `next`) grouped under a
+//! shared literal tested once. Recursive views that survive grounding (connectivity in
+//! hex, say) are evaluated as fixpoints of their strongly connected component (monotone:
+//! negation is stratified), by the generic evaluator that the self-check
+//! [`Reasoner::derived_values_consistent`] also uses.
 //!
 //! **State layout.** One `Box<[u64]>` per state: the base propositions (`true` atoms)
 //! first, then the `next` propositions in the same order and the same word alignment, so
@@ -59,6 +63,9 @@ const NONE: u32 = u32::MAX;
 /// Marks a move-phase entry whose proposition may already have been set by an indexed
 /// `does` conjunction.
 const PRESET: u32 = 1 << 31;
+
+/// The most switch propositions plain evaluation is specialised on (`Programs`).
+const MAX_SWITCHES: usize = 3;
 
 /// Steps of random play sampled at compile time to order literals and conjunctions.
 pub const SAMPLE_STEPS: usize = 400;
@@ -105,7 +112,14 @@ pub struct Reasoner {
     /// Per `does` proposition: the move-phase conjunctions that contain it positively
     /// (and otherwise only state-phase and input literals), as a range of `does_conj`.
     /// They are tried only when their move is played.
-    does_index: Vec<(u32, u32)>,
+    does_index: Vec<(u32, u32, u32)>,
+    /// Per `does` proposition: the offset in `frame_masks` of its frame conjunctions
+    /// (`(next b) <= (does ..) (true b)`, the last of its indexed conjunctions from the
+    /// middle of its `does_index` entry on) as one mask per base word, or NONE. Plain
+    /// evaluation copies those base bits to the next state by words instead of testing
+    /// the conjunctions one by one.
+    does_frame: Vec<u32>,
+    frame_masks: Vec<u64>,
     /// The indexed conjunctions: head, and the other literals as a range of `does_lits`.
     does_conj: Vec<(u32, (u32, u32))>,
     does_lits: Vec<u32>,
@@ -115,6 +129,8 @@ pub struct Reasoner {
     init: Vec<u32>,
     /// The state phase as incremental propagation (see `Incremental`).
     inc: Incremental,
+    /// Plain evaluation specialised by switch propositions (see `Programs`).
+    progs: Programs,
     /// Statistics of the compiled program.
     pub stats: ReasonerStats,
 }
@@ -172,6 +188,192 @@ struct Incremental {
     forced: usize,
 }
 
+/// Plain evaluation of the state and move phases compiled per value of a few *switch*
+/// base propositions. In turn-taking games every legal rule reads `(true (control X))`,
+/// and a step flips it; fixing the switches' values folds the rules once at compile time:
+/// a conjunction with a false switch literal is dropped, a true one is removed from its
+/// conjunction, and heads left with no conjunction (or an empty one) become constants
+/// written by word masks. When white is to move in breakthrough, black's legal rules
+/// cost nothing and white's test one literal less. The program is picked by the state's
+/// switch values (every combination is compiled, so the result never depends on which
+/// states are reachable).
+///
+/// **Ops** (one flat `u32` array per phase, heads in topological order): a header
+/// `len << 2 | OP_SLOT | OP_PRESET`, the head proposition, with `OP_SLOT` its legal-move
+/// bit (written beside it, so states need no copying of legal propositions into legal-move
+/// bits), then per conjunction its literal count and literals. `OP_PRESET` marks a head
+/// of indexed `does` conjunctions: already true means true.
+#[derive(Clone, Debug, Default)]
+struct Programs {
+    /// Whether plain steps use them (off for games with recursive components).
+    built: bool,
+    /// The switch propositions: bit `i` of a program's index is `switch[i]`'s value.
+    switch: Vec<u32>,
+    progs: Vec<Program>,
+    /// The heads of indexed conjunctions, as (word, mask): cleared before each move.
+    does_clear: Vec<(u32, u64)>,
+    /// Per proposition: whether every program computes it when it is in the state phase
+    /// (legal, terminal, goals, and what the goal and move phases read).
+    live: Vec<bool>,
+}
+
+/// One specialisation (see `Programs`): constants as (word, mask, value), then ops.
+#[derive(Clone, Debug, Default)]
+struct Program {
+    state_const: Vec<(u32, u64, u64)>,
+    state_ops: Vec<u32>,
+    move_const: Vec<(u32, u64, u64)>,
+    move_ops: Vec<u32>,
+}
+
+const OP_SLOT: u32 = 1;
+const OP_PRESET: u32 = 2;
+const OP_GUARD: u32 = 4;
+
+/// Writes the constant words of a program.
+#[inline(always)]
+fn put_consts(bits: &mut [u64], consts: &[(u32, u64, u64)]) {
+    for &(w, m, v) in consts {
+        let x = &mut bits[w as usize];
+        *x = (*x & !m) | v;
+    }
+}
+
+/// Runs the ops of a program (see `Programs`). The program's constant words have cleared
+/// its heads already, so a head is written only when one of its conjunctions holds.
+#[inline]
+fn exec(ops: &[u32], bits: &mut [u64]) {
+    let mut i = 0;
+    while i < ops.len() {
+        let hdr = ops[i];
+        let end = i + (hdr >> 3) as usize;
+        if hdr & OP_GUARD != 0 {
+            // The block's heads all need the literal: without it they stay false.
+            i = if holds(bits, ops[i + 1]) { i + 2 } else { end };
+            continue;
+        }
+        let p = ops[i + 1];
+        let slot = ops[i + 2];
+        let mut j = i + 2 + (hdr & OP_SLOT) as usize;
+        i = end;
+        if hdr & OP_PRESET != 0 && get(bits, p) {
+            continue;
+        }
+        while j < end {
+            let n = ops[j] as usize;
+            if ops[j + 1..j + 1 + n].iter().all(|&l| holds(bits, l)) {
+                bits[(p >> 6) as usize] |= 1 << (p & 63);
+                if hdr & OP_SLOT != 0 {
+                    bits[(slot >> 6) as usize] |= 1 << (slot & 63);
+                }
+                break;
+            }
+            j += 1 + n;
+        }
+    }
+}
+
+/// One head of a phase folded for a program: its conjunctions (none for a constant, whose
+/// value is then known, or for a head of indexed conjunctions left with no other rule).
+struct Folded {
+    p: u32,
+    preset: bool,
+    slot: u32,
+    conjs: Vec<Vec<u32>>,
+}
+
+/// The constant words and ops of a folded phase, leaving out the heads not `needed`.
+/// Heads that no other head of the phase reads (legal moves, `next` propositions) come
+/// last, grouped by a literal all their conjunctions share (least likely first): one
+/// `OP_GUARD` test of it skips the group (in board games, all the moves from an empty
+/// square). Every head's bit (and legal-move bit) is cleared by the constant words, except
+/// heads of indexed conjunctions, which keep what those set.
+#[allow(clippy::type_complexity)]
+fn emit_phase(phase: &[Folded], val: &[Val], needed: &[bool]) -> (Vec<(u32, u64, u64)>, Vec<u32>) {
+    let mut consts: std::collections::BTreeMap<u32, (u64, u64)> = Default::default();
+    let mut konst = |q: u32, v: bool| {
+        if q != NONE {
+            let e = consts.entry(q / 64).or_default();
+            e.0 |= 1 << (q % 64);
+            if v {
+                e.1 |= 1 << (q % 64);
+            }
+        }
+    };
+    let mut kept: Vec<&Folded> = Vec::new();
+    for f in phase {
+        let v = val[f.p as usize];
+        if v != Val::Unknown {
+            konst(f.p, v == Val::True);
+            konst(f.slot, v == Val::True);
+        } else if !f.conjs.is_empty() && needed[f.p as usize] {
+            if !f.preset {
+                konst(f.p, false);
+                konst(f.slot, false);
+            }
+            kept.push(f);
+        }
+    }
+    let mut read = std::collections::HashSet::new();
+    for f in &kept {
+        for &l in f.conjs.iter().flatten() {
+            read.insert(l >> 1);
+        }
+    }
+    let mut ops = Vec::new();
+    let head = |ops: &mut Vec<u32>, f: &Folded, drop: u32| {
+        let start = ops.len();
+        ops.push(0);
+        ops.push(f.p);
+        if f.slot != NONE {
+            ops.push(f.slot);
+        }
+        for c in &f.conjs {
+            let n = ops.len();
+            ops.push(0);
+            ops.extend(c.iter().filter(|&&l| l != drop));
+            ops[n] = (ops.len() - n - 1) as u32;
+        }
+        let flags = if f.slot != NONE { OP_SLOT } else { 0 } | if f.preset { OP_PRESET } else { 0 };
+        ops[start] = ((ops.len() - start) as u32) << 3 | flags;
+    };
+    let mut leaves: Vec<(u32, &Folded)> = Vec::new();
+    for f in kept {
+        if read.contains(&f.p) {
+            head(&mut ops, f, NONE);
+        } else {
+            let shared = f.conjs[0]
+                .iter()
+                .copied()
+                .find(|l| f.conjs.iter().all(|c| c.contains(l)));
+            leaves.push((shared.unwrap_or(NONE), f));
+        }
+    }
+    // Stable: within a group the heads keep their order.
+    leaves.sort_by_key(|&(l, _)| l);
+    let mut k = 0;
+    while k < leaves.len() {
+        let l = leaves[k].0;
+        let n = leaves[k..].iter().take_while(|&&(m, _)| m == l).count();
+        if l == NONE || n == 1 {
+            for &(_, f) in &leaves[k..k + n] {
+                head(&mut ops, f, NONE);
+            }
+        } else {
+            let start = ops.len();
+            ops.push(0);
+            ops.push(l);
+            for &(_, f) in &leaves[k..k + n] {
+                head(&mut ops, f, l);
+            }
+            ops[start] = ((ops.len() - start) as u32) << 3 | OP_GUARD;
+        }
+        k += n;
+    }
+    let consts = consts.into_iter().map(|(w, (m, v))| (w, m, v)).collect();
+    (consts, ops)
+}
+
 /// The mask of bits `lo..hi` of word `w` (bit numbers counted over all words).
 #[inline(always)]
 fn word_mask(w: usize, lo: usize, hi: usize) -> u64 {
@@ -222,6 +424,9 @@ pub struct ReasonerStats {
     pub phase_conjunctions: usize,
     /// Whether steps use incremental evaluation.
     pub incremental: bool,
+    /// Base propositions plain evaluation is specialised on (`control` in most
+    /// turn-taking games): one program per combination of their values.
+    pub switches: usize,
 }
 
 /// Whose turn a state is, as stored in the state.
@@ -583,6 +788,7 @@ impl Reasoner {
             fanout_per_step: 0,
             phase_conjunctions: 0,
             incremental: false,
+            switches: 0,
         };
         let mut reasoner = Reasoner {
             desc: desc.clone(),
@@ -609,12 +815,15 @@ impl Reasoner {
             phase_goal,
             phase_move,
             does_index: Vec::new(),
+            does_frame: Vec::new(),
+            frame_masks: Vec::new(),
             does_conj: Vec::new(),
             does_lits: Vec::new(),
             does_heads: Vec::new(),
             template,
             init,
             inc: Incremental::default(),
+            progs: Programs::default(),
             stats,
         };
         reasoner.finish_conjunctions();
@@ -623,6 +832,7 @@ impl Reasoner {
         reasoner.index_by_does(&input);
         reasoner.build_incremental();
         reasoner.choose_evaluator();
+        reasoner.build_programs();
         Ok(reasoner)
     }
 
@@ -694,6 +904,221 @@ impl Reasoner {
         t.resize(self.words, 0);
         self.template = t.into_boxed_slice();
         self.inc = inc;
+    }
+
+    /// Compiles plain evaluation per value of the switch propositions (`Programs`), unless
+    /// the state or move phase has a recursive component. The switches are the (at most
+    /// [`MAX_SWITCHES`]) base propositions read by the most state-phase conjunctions, each
+    /// by at least an eighth of them.
+    fn build_programs(&mut self) {
+        if self.phase_state.contains(&CYCLE) || self.phase_move.contains(&CYCLE) {
+            return;
+        }
+        let nprops = self.rules.len();
+        let nbase = self.base_terms.len();
+        let mut reads = vec![0usize; nbase];
+        let mut total = 0;
+        for &e in &self.phase_state {
+            let (a, b) = self.rules[(e & !PRESET) as usize];
+            for c in &self.cj[a as usize..b as usize] {
+                total += 1;
+                let rest = &self.lits[c.rest.0 as usize..c.rest.1 as usize];
+                for &l in std::iter::once(&c.first).chain(rest) {
+                    if ((l >> 1) as usize) < nbase {
+                        reads[(l >> 1) as usize] += 1;
+                    }
+                }
+            }
+        }
+        let mut by_reads: Vec<u32> = (0..nbase as u32).collect();
+        by_reads.sort_by_key(|&b| std::cmp::Reverse(reads[b as usize]));
+        let switch: Vec<u32> = by_reads
+            .into_iter()
+            .take(MAX_SWITCHES)
+            .filter(|&b| reads[b as usize] >= (total / 8).max(2))
+            .collect();
+        let mut slot_of = vec![NONE; nprops];
+        for (r, l) in self.legal.iter().enumerate() {
+            for (k, &(p, _)) in l.iter().enumerate() {
+                let slot = (self.legal_word[r] * 64 + k) as u32;
+                slot_of[p as usize] = slot;
+                // Constant legal propositions are in no phase: their bits come with the
+                // template.
+                if get(&self.template, p) {
+                    put(&mut self.template, slot, true);
+                }
+            }
+        }
+        // What must be computed whatever the switches: the legal propositions, `terminal`,
+        // the goals, and the state-phase propositions the goal and move phases read
+        // (from their unfolded rules, so that the same set holds in every program and
+        // `derived_values_consistent` can check it).
+        let mut live = vec![false; nprops];
+        for &(p, _) in self.legal.iter().flatten() {
+            live[p as usize] = true;
+        }
+        if self.terminal != NONE {
+            live[self.terminal as usize] = true;
+        }
+        for &(p, _) in self.goals.iter().flatten() {
+            live[p as usize] = true;
+        }
+        for phase in [&self.phase_goal, &self.phase_move] {
+            for &e in phase.iter() {
+                let (a, b) = self.rules[(e & !PRESET) as usize];
+                for c in &self.cj[a as usize..b as usize] {
+                    live[(c.first >> 1) as usize] = true;
+                    for &l in &self.lits[c.rest.0 as usize..c.rest.1 as usize] {
+                        live[(l >> 1) as usize] = true;
+                    }
+                }
+            }
+        }
+        for &l in &self.does_lits {
+            live[(l >> 1) as usize] = true;
+        }
+        let mut progs = Vec::new();
+        for key in 0..1usize << switch.len() {
+            let mut val = vec![Val::Unknown; nprops];
+            for (i, &b) in switch.iter().enumerate() {
+                val[b as usize] = if key >> i & 1 == 1 {
+                    Val::True
+                } else {
+                    Val::False
+                };
+            }
+            let mut alias = vec![NONE; nprops];
+            let state = self.fold_phase(&self.phase_state, &mut val, &mut alias, &slot_of);
+            // The move phase runs on the same state, so state-phase constants fold too; and
+            // the joint move is legal, so a move whose legal proposition is constant false
+            // is not played, and a role whose only possible move is constant legal plays
+            // it (the waiting role's `noop`).
+            for (r, l) in self.legal.iter().enumerate() {
+                let open: Vec<&(u32, u32)> = l
+                    .iter()
+                    .filter(|&&(p, _)| val[p as usize] != Val::False)
+                    .collect();
+                for &(p, a) in l {
+                    let d = self.does[r][a as usize];
+                    if d == NONE {
+                        continue;
+                    }
+                    if val[p as usize] == Val::False {
+                        val[d as usize] = Val::False;
+                    } else if open.len() == 1 && val[p as usize] == Val::True {
+                        val[d as usize] = Val::True;
+                    }
+                }
+            }
+            let moves = self.fold_phase(&self.phase_move, &mut val, &mut alias, &slot_of);
+            // The state-phase heads worth computing: the live ones and, backwards in
+            // topological order, whatever a needed head's folded rules read.
+            let mut needed = live.clone();
+            for f in &moves {
+                for &l in f.conjs.iter().flatten() {
+                    needed[(l >> 1) as usize] = true;
+                }
+            }
+            for f in state.iter().rev() {
+                if needed[f.p as usize] {
+                    for &l in f.conjs.iter().flatten() {
+                        needed[(l >> 1) as usize] = true;
+                    }
+                }
+            }
+            let mut prog = Program::default();
+            (prog.state_const, prog.state_ops) = emit_phase(&state, &val, &needed);
+            (prog.move_const, prog.move_ops) = emit_phase(&moves, &val, &vec![true; nprops]);
+            progs.push(prog);
+        }
+        let mut clear: std::collections::BTreeMap<u32, u64> = Default::default();
+        for &h in &self.does_heads {
+            *clear.entry(h / 64).or_default() |= 1 << (h % 64);
+        }
+        self.stats.switches = switch.len();
+        self.progs = Programs {
+            built: true,
+            switch,
+            progs,
+            does_clear: clear.into_iter().collect(),
+            live,
+        };
+    }
+
+    /// One phase folded under the known values `val`, which it extends with the heads it
+    /// finds constant. A head left with one single-literal conjunction becomes an alias of
+    /// that literal in `alias`: later heads read the literal instead (a view such as
+    /// `(cell_piece_kind ?role ?col ?row ?piece ?kind) <= (true (board ?col ?row ?piece))`
+    /// then costs nothing where nothing else reads it).
+    fn fold_phase(
+        &self,
+        phase: &[u32],
+        val: &mut [Val],
+        alias: &mut [u32],
+        slot_of: &[u32],
+    ) -> Vec<Folded> {
+        let mut out = Vec::new();
+        for &e in phase {
+            let (p, preset) = (e & !PRESET, e & PRESET != 0);
+            let (a, b) = self.rules[p as usize];
+            let mut conjs: Vec<Vec<u32>> = Vec::new();
+            let mut always = false;
+            for c in &self.cj[a as usize..b as usize] {
+                let rest = &self.lits[c.rest.0 as usize..c.rest.1 as usize];
+                let mut kept: Vec<u32> = Vec::new();
+                let mut dead = false;
+                for &l0 in std::iter::once(&c.first).chain(rest) {
+                    let q = (l0 >> 1) as usize;
+                    let l = if alias[q] != NONE {
+                        alias[q] ^ (l0 & 1)
+                    } else {
+                        l0
+                    };
+                    match val[(l >> 1) as usize] {
+                        Val::Unknown if kept.contains(&(l ^ 1)) => dead = true,
+                        Val::Unknown if !kept.contains(&l) => kept.push(l),
+                        Val::Unknown => {}
+                        v => dead = (v == Val::True) == (l & 1 == 1),
+                    }
+                    if dead {
+                        break;
+                    }
+                }
+                if dead {
+                    continue;
+                }
+                if kept.is_empty() {
+                    always = true;
+                    break;
+                }
+                conjs.push(kept);
+            }
+            if always {
+                val[p as usize] = Val::True;
+                conjs.clear();
+            } else if conjs.is_empty() && !preset {
+                val[p as usize] = Val::False;
+            } else if !preset && conjs.len() == 1 && conjs[0].len() == 1 {
+                alias[p as usize] = conjs[0][0];
+            }
+            out.push(Folded {
+                p,
+                preset,
+                slot: slot_of[p as usize],
+                conjs,
+            });
+        }
+        out
+    }
+
+    /// The program for the switch values of `bits`.
+    #[inline(always)]
+    fn program(&self, bits: &[u64]) -> &Program {
+        let mut key = 0;
+        for (i, &b) in self.progs.switch.iter().enumerate() {
+            key |= (get(bits, b) as usize) << i;
+        }
+        &self.progs.progs[key]
     }
 
     /// Keeps incremental evaluation only where it does less work than plain evaluation:
@@ -880,7 +1305,7 @@ impl Reasoner {
             let Some(&d) = self.does[r].get(a as usize) else {
                 continue;
             };
-            let Some(&(cs, ce)) = self.does_index.get(d as usize) else {
+            let Some(&(cs, _, ce)) = self.does_index.get(d as usize) else {
                 continue;
             };
             for &(head, (ls, le)) in &self.does_conj[cs as usize..ce as usize] {
@@ -943,6 +1368,10 @@ impl Reasoner {
         fresh[..self.base_words].copy_from_slice(&s.bits[..self.base_words]);
         self.run(&self.phase_state, &mut fresh);
         let mut props: Vec<u32> = self.phase_state.clone();
+        if self.progs.built && !self.inc.on {
+            // Programs skip the state-phase views nothing outside the state phase reads.
+            props.retain(|&p| self.progs.live[(p & !PRESET) as usize]);
+        }
         if self.inc.on {
             let inc = &self.inc;
             if cur[inc.forced..].iter().any(|&w| w != 0)
@@ -1052,19 +1481,41 @@ impl Reasoner {
             self.cj[a as usize..(a + n) as usize].copy_from_slice(&kept);
             self.rules[p].1 = a + n;
         }
-        self.does_index = vec![(0, 0); nprops];
-        for (d, list) in by_does.into_iter().enumerate() {
+        self.does_index = vec![(0, 0, 0); nprops];
+        self.does_frame = vec![NONE; nprops];
+        let bw = self.base_words;
+        let nbase = self.base_terms.len() as u32;
+        // A frame conjunction `(next b) <= (does ..) (true b)`: the move keeps `b`.
+        let frame_of = |head: u32, rest: &[u32]| -> Option<u32> {
+            let [l] = rest else { return None };
+            let b = l >> 1;
+            (l & 1 == 0 && b < nbase && head == (bw * 64) as u32 + b).then_some(b)
+        };
+        for (d, mut list) in by_does.into_iter().enumerate() {
             if list.is_empty() {
                 continue;
             }
+            // The frame conjunctions last: plain evaluation applies them as word masks.
+            list.sort_by_key(|(head, rest)| frame_of(*head, rest).is_some());
             let start = self.does_conj.len() as u32;
+            let mut mask = vec![0u64; bw];
+            let mut plain_end = None;
             for (head, rest) in list {
+                if let Some(b) = frame_of(head, &rest) {
+                    plain_end.get_or_insert(self.does_conj.len() as u32);
+                    mask[(b / 64) as usize] |= 1 << (b % 64);
+                }
                 let s = self.does_lits.len() as u32;
                 self.does_lits.extend(rest);
                 self.does_conj
                     .push((head, (s, self.does_lits.len() as u32)));
             }
-            self.does_index[d] = (start, self.does_conj.len() as u32);
+            let end = self.does_conj.len() as u32;
+            if plain_end.is_some() {
+                self.does_frame[d] = self.frame_masks.len() as u32;
+                self.frame_masks.extend(mask);
+            }
+            self.does_index[d] = (start, plain_end.unwrap_or(end), end);
         }
         self.does_heads = (0..nprops as u32)
             .filter(|&p| is_head[p as usize])
@@ -1089,6 +1540,39 @@ impl Reasoner {
     /// The move phase for the joint move whose `does` inputs are set in `bits`: the
     /// indexed conjunctions of the played moves first, then the rest.
     fn move_phase(&self, bits: &mut [u64], joint: &[u32]) {
+        if self.progs.built {
+            let bw = self.base_words;
+            for &(w, m) in &self.progs.does_clear {
+                bits[w as usize] &= !m;
+            }
+            for (r, &a) in joint.iter().enumerate().take(self.roles.len()) {
+                let Some(&d) = self.does[r].get(a as usize) else {
+                    continue;
+                };
+                let Some(&(s, e, _)) = self.does_index.get(d as usize) else {
+                    continue;
+                };
+                for &(head, (ls, le)) in &self.does_conj[s as usize..e as usize] {
+                    if self.does_lits[ls as usize..le as usize]
+                        .iter()
+                        .all(|&l| holds(bits, l))
+                    {
+                        put(bits, head, true);
+                    }
+                }
+                let f = self.does_frame[d as usize];
+                if f != NONE {
+                    let masks = &self.frame_masks[f as usize..f as usize + bw];
+                    for (w, &m) in masks.iter().enumerate() {
+                        bits[bw + w] |= bits[w] & m;
+                    }
+                }
+            }
+            let prog = self.program(bits);
+            put_consts(bits, &prog.move_const);
+            exec(&prog.move_ops, bits);
+            return;
+        }
         for &h in &self.does_heads {
             put(bits, h, false);
         }
@@ -1096,7 +1580,7 @@ impl Reasoner {
             let Some(&d) = self.does[r].get(a as usize) else {
                 continue;
             };
-            let Some(&(s, e)) = self.does_index.get(d as usize) else {
+            let Some(&(s, _, e)) = self.does_index.get(d as usize) else {
                 continue;
             };
             for &(head, (ls, le)) in &self.does_conj[s as usize..e as usize] {
@@ -1449,7 +1933,9 @@ impl Reasoner {
         }
     }
 
-    /// Plays one action per role (`joint[r]` for role `r`; the caller ensures legality).
+    /// Plays one action per role (`joint[r]` for role `r`; the caller ensures legality:
+    /// the compiled programs take a move whose legal proposition cannot hold as not
+    /// played).
     pub fn step(&self, s: &mut GdlState, joint: &[u32]) {
         if self.inc.on {
             self.step_incremental(s, joint);
@@ -1480,10 +1966,15 @@ impl Reasoner {
     fn settle(&self, s: &mut GdlState) {
         if self.inc.on {
             self.settle_full_incremental(&mut s.bits);
+            self.fill_legal(&mut s.bits);
+        } else if self.progs.built {
+            let prog = self.program(&s.bits);
+            put_consts(&mut s.bits, &prog.state_const);
+            exec(&prog.state_ops, &mut s.bits);
         } else {
             self.run(&self.phase_state, &mut s.bits);
+            self.fill_legal(&mut s.bits);
         }
-        self.fill_legal(&mut s.bits);
         self.decide_turn(s);
     }
 
