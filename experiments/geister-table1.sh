@@ -10,11 +10,15 @@
 #
 #   cargo build --release -p yomi
 #   YOMI=target/release/yomi SIMS=400 MCTS=1000 experiments/geister-table1.sh
+# NET=FILE.ynn plays another network (or the shipped one through a binary built before it
+# was embedded).
 set -eu
 YOMI=${YOMI:-target/release/yomi}
 SIMS=${SIMS:-400}
 MCTS=${MCTS:-1000}
 GAMES=${GAMES:-100}
+NET=${NET:-}
+AZ="az:sims=$SIMS${NET:+,net=$NET}"
 DIR=experiments/geister-table1
 mkdir -p "$DIR"
 run() { # name game agent opponent
@@ -22,6 +26,6 @@ run() { # name game agent opponent
     --out "$DIR/$1.jsonl" > "$DIR/$1.md"
   cat "$DIR/$1.md"
 }
-run az-vs-random geister-perfect-200 "az:sims=$SIMS" random
-run az-vs-mcts geister-perfect-200 "az:sims=$SIMS" "mcts:iters=$MCTS"
-run estimate-az-vs-dets-mcts geister "estimate:inner=az,sims=$SIMS" "mcts:iters=$MCTS,dets=8"
+run az-vs-random geister-perfect-200 "$AZ" random
+run az-vs-mcts geister-perfect-200 "$AZ" "mcts:iters=$MCTS"
+run estimate-az-vs-dets-mcts geister "estimate:inner=az,sims=$SIMS${NET:+,net=$NET}" "mcts:iters=$MCTS,dets=8"
