@@ -21,6 +21,7 @@
 pub mod agent;
 pub mod arena;
 pub mod bench;
+pub mod bits;
 pub mod encoding;
 pub mod game;
 pub mod notation;

@@ -38,6 +38,7 @@
 //! for suicides).
 
 use crate::vertex::{Color, Vertex};
+use yomi_core::bits::pdep;
 
 /// The largest board size.
 pub const MAX_SIZE: usize = 19;
@@ -1136,30 +1137,6 @@ pub(crate) fn select_bit(x: u128, k: u32) -> usize {
     let word = if high { (x >> 64) as u64 } else { lo };
     let k = k - if high { n_lo } else { 0 };
     pdep(1u64 << (k & 63), word).trailing_zeros() as usize + 64 * high as usize
-}
-
-/// Parallel bit deposit: the low bits of `x` spread onto the set bits of `mask` (the BMI2
-/// instruction where the build has it, as the workspace's x86-64-v3 build does).
-#[inline(always)]
-fn pdep(x: u64, mask: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        // SAFETY: the instruction exists on this target (checked at compile time).
-        unsafe { core::arch::x86_64::_pdep_u64(x, mask) }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        let (mut m, mut out, mut bit) = (mask, 0u64, 1u64);
-        while m != 0 {
-            let low = m & m.wrapping_neg();
-            if x & bit != 0 {
-                out |= low;
-            }
-            bit <<= 1;
-            m &= m - 1;
-        }
-        out
-    }
 }
 
 impl std::fmt::Debug for Board {

@@ -412,53 +412,7 @@ impl Symmetry {
     }
 }
 
-/// Parallel bit extract: the bits of `x` selected by `mask`, packed towards bit 0 in
-/// increasing order of position (the BMI2 `pext` instruction where the CPU has it).
-#[inline]
-pub fn pext(x: u64, mask: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        // SAFETY: the instruction exists on this target (checked at compile time).
-        unsafe { core::arch::x86_64::_pext_u64(x, mask) }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        let (mut m, mut out, mut bit) = (mask, 0u64, 1u64);
-        while m != 0 {
-            let low = m & m.wrapping_neg();
-            if x & low != 0 {
-                out |= bit;
-            }
-            bit <<= 1;
-            m &= m - 1;
-        }
-        out
-    }
-}
-
-/// Parallel bit deposit: the low bits of `x` spread onto the set bits of `mask` (BMI2
-/// `pdep` where the CPU has it). Used to pick the k-th legal move.
-#[inline]
-pub fn pdep(x: u64, mask: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        // SAFETY: the instruction exists on this target (checked at compile time).
-        unsafe { core::arch::x86_64::_pdep_u64(x, mask) }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        let (mut m, mut out, mut bit) = (mask, 0u64, 1u64);
-        while m != 0 {
-            let low = m & m.wrapping_neg();
-            if x & bit != 0 {
-                out |= low;
-            }
-            bit <<= 1;
-            m &= m - 1;
-        }
-        out
-    }
-}
+pub use yomi_core::bits::{pdep, pext};
 
 /// A 64-bit finaliser (MurmurHash3's `fmix64`): a bijection spreading every input bit.
 #[inline]
@@ -573,15 +527,5 @@ mod tests {
                 assert_eq!(inv.apply_square(s.apply_square(q)), q);
             }
         }
-    }
-
-    #[test]
-    fn pext_pdep_round_trip() {
-        let mut rng = yomi_core::Rng::seed_from_u64(6);
-        for _ in 0..1000 {
-            let (x, m) = (rng.next_u64(), rng.next_u64());
-            assert_eq!(pdep(pext(x, m), m), x & m);
-        }
-        assert_eq!(pext(0b1011_0000, 0b1111_0000), 0b1011);
     }
 }
