@@ -21,7 +21,7 @@ fn player(agent: &str, max_request_bytes: usize) -> (String, impl Fn()) {
 fn player_with_stats(agent: &str, max_request_bytes: usize) -> (String, impl Fn(), Shared) {
     let config = PlayerConfig {
         agent: agent.into(),
-        margin: 0.1,
+        margin: 0.15,
         max_request_bytes,
         ..PlayerConfig::default()
     };
@@ -33,11 +33,14 @@ fn player_with_stats(agent: &str, max_request_bytes: usize) -> (String, impl Fn(
     (addr, stop, shared)
 }
 
+// Short clocks keep the test quick; the slack is for CI's loaded 2-core machines, where
+// other tests run at the same time (a 0.3 s clock with 0.5 s of slack once saw a 0.99 s
+// reply there).
 fn quick() -> HostConfig {
     HostConfig {
         start_clock: 2.0,
-        play_clock: 0.3,
-        grace: Duration::from_millis(500),
+        play_clock: 0.5,
+        grace: Duration::from_millis(1000),
         seed: 7,
         max_steps: 100,
     }
@@ -61,7 +64,7 @@ fn full_match_between_two_yomi_players_over_http() {
         assert!((5..=9).contains(&rec.moves.len()), "{}", rec.moves.len());
         assert_eq!(rec.goals.iter().sum::<f64>(), 100.0, "{:?}", rec.goals);
         for t in rec.reply_seconds.iter().flatten() {
-            assert!(*t < config.play_clock + 0.5, "a reply took {t} s");
+            assert!(*t < config.play_clock + 1.0, "a reply took {t} s");
         }
         // Replaying the recorded moves reaches a terminal state with the recorded goals.
         let r = game.reasoner();
