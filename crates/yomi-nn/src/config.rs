@@ -72,6 +72,11 @@ pub struct SelfPlayConfig {
     /// Most positions per network call.
     #[serde(default = "d_batch")]
     pub max_batch: usize,
+    /// Evaluation services (batching threads, each with its own copy of the network); the
+    /// game threads are dealt out among them. One is enough on a few cores; on 16 cores
+    /// one batching thread was the bottleneck.
+    #[serde(default = "d_services")]
+    pub services: usize,
     /// Plies after which a self-play game is stopped and scored as a draw (0: the game's
     /// own limit).
     #[serde(default)]
@@ -87,6 +92,9 @@ fn d_threads() -> usize {
 fn d_batch() -> usize {
     8
 }
+fn d_services() -> usize {
+    1
+}
 
 impl Default for SelfPlayConfig {
     fn default() -> Self {
@@ -94,6 +102,7 @@ impl Default for SelfPlayConfig {
             games: d_games(),
             threads: d_threads(),
             max_batch: d_batch(),
+            services: d_services(),
             max_plies: 0,
         }
     }
@@ -269,6 +278,12 @@ impl TrainConfig {
         }
         if self.selfplay.threads == 0 || self.selfplay.max_batch == 0 {
             return bad("selfplay.threads / max_batch", "must be positive");
+        }
+        if self.selfplay.services == 0 || self.selfplay.services > self.selfplay.threads {
+            return bad(
+                "selfplay.services",
+                "must be between 1 and selfplay.threads",
+            );
         }
         if self.train.batch == 0 || self.train.buffer == 0 {
             return bad("train.batch / buffer", "must be positive");

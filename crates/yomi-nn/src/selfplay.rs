@@ -100,11 +100,18 @@ type HistoryEntry = (Vec<f32>, Vec<(u32, f32)>, Player);
 type GameResult = (Vec<Sample>, i8);
 
 /// Plays `games` self-play games on `threads` threads; game `i` has seed
-/// `derive_seed(seed, i)`. Progress goes to stderr when `progress` is set.
+/// `derive_seed(seed, i)`. Thread `t` asks `services[t % services.len()]`: one batching
+/// thread runs the network for every game thread it serves, so a many-core machine needs
+/// several services (each with its own copy of the network) to keep its cores busy. The
+/// games do not depend on the thread or service counts. Progress goes to stderr when
+/// `progress` is set.
+///
+/// # Panics
+/// If `services` is empty.
 #[allow(clippy::too_many_arguments)] // the cycle's settings, passed through from the config
 pub fn self_play<G: TensorGame>(
     game: &G,
-    service: &EvalService,
+    services: &[EvalService],
     params: &AzParams,
     games: usize,
     threads: usize,
@@ -116,9 +123,15 @@ pub fn self_play<G: TensorGame>(
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<GameResult>>> = Mutex::new(vec![None; games]);
+    assert!(
+        !services.is_empty(),
+        "self-play needs an evaluation service"
+    );
     std::thread::scope(|scope| {
-        for _ in 0..threads.clamp(1, games.max(1)) {
-            scope.spawn(|| loop {
+        for t in 0..threads.clamp(1, games.max(1)) {
+            let service = &services[t % services.len()];
+            let (next, done, results) = (&next, &done, &results);
+            scope.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 if i >= games {
                     break;

@@ -280,10 +280,12 @@ impl<'a, G: TensorGame> Trainer<'a, G> {
                 eprintln!("cycle {cycle}/{}: self-play", c.cycles);
             }
             // Self-play with the best network.
-            let service = EvalService::start(best.valid(), self.spec, c.selfplay.max_batch);
+            let services: Vec<EvalService> = (0..c.selfplay.services)
+                .map(|_| EvalService::start(best.valid(), self.spec, c.selfplay.max_batch))
+                .collect();
             let sp = self_play(
                 self.game,
-                &service,
+                &services,
                 &c.search,
                 c.selfplay.games,
                 c.selfplay.threads,
@@ -291,7 +293,7 @@ impl<'a, G: TensorGame> Trainer<'a, G> {
                 derive_seed(cseed, 1),
                 self.progress,
             );
-            drop(service);
+            drop(services);
             let positions = sp.samples.len();
             let sp_rate = sp.positions_per_second();
             buffer.extend(sp.samples);

@@ -210,21 +210,29 @@ fn self_play_through_the_batching_service_is_deterministic() {
         temperature_moves: 4,
         ..AzParams::default()
     };
-    let run = |threads| {
+    let run = |threads, services: usize| {
         let (net, spec) = net_for(&game, 5);
-        let service = EvalService::start(net, spec, 8);
-        let out = self_play(&game, &service, &params, 6, threads, 0, 77, false);
-        let calls = service
-            .stats()
-            .positions
-            .load(std::sync::atomic::Ordering::Relaxed);
+        let services: Vec<EvalService> = (0..services)
+            .map(|_| EvalService::start(net.clone(), spec, 8))
+            .collect();
+        let out = self_play(&game, &services, &params, 6, threads, 0, 77, false);
+        let calls: u64 = services
+            .iter()
+            .map(|s| {
+                s.stats()
+                    .positions
+                    .load(std::sync::atomic::Ordering::Relaxed)
+            })
+            .sum();
         (out, calls)
     };
-    let (a, calls) = run(1);
-    let (b, _) = run(3);
+    let (a, calls) = run(1, 1);
+    let (b, _) = run(3, 1);
+    let (c, _) = run(3, 2);
     assert_eq!(a.games, 6);
     assert!(a.samples.len() >= 6 * 5);
     assert_eq!(a.samples, b.samples, "thread count changed the games");
+    assert_eq!(a.samples, c.samples, "service count changed the games");
     // One network call per new node, not two (expander and leaf share the cache).
     assert!(calls as usize <= a.samples.len() * 16, "{calls} calls");
     for s in &a.samples {
@@ -362,6 +370,8 @@ fn bad_configs_are_errors() {
     assert!(TrainConfig::from_toml("[train]\nlr = -1.0\n").is_err());
     assert!(TrainConfig::from_toml("device = \"tpu\"\n").is_err());
     assert!(TrainConfig::from_toml("[selfplay]\ngames = 0\n").is_err());
+    assert!(TrainConfig::from_toml("[selfplay]\nthreads = 2\nservices = 3\n").is_err());
+    assert!(TrainConfig::from_toml("[selfplay]\nthreads = 4\nservices = 2\n").is_ok());
     assert!(TrainConfig::from_toml("").is_ok());
 }
 
@@ -403,7 +413,16 @@ fn training_lowers_the_loss_on_tictactoe() {
         ..AzParams::default()
     };
     let service = EvalService::start(net.clone(), spec, 8);
-    let out = self_play(&game, &service, &params, 24, 2, 0, 11, false);
+    let out = self_play(
+        &game,
+        std::slice::from_ref(&service),
+        &params,
+        24,
+        2,
+        0,
+        11,
+        false,
+    );
     drop(service);
     let mut buffer = ReplayBuffer::new(10_000);
     buffer.extend(out.samples);
