@@ -269,19 +269,7 @@ impl DualNet {
     /// # Errors
     /// [`NnError::Record`] when burn cannot serialise the record.
     pub fn to_bytes(&self, spec: &NetSpec) -> Result<Vec<u8>, NnError> {
-        let header = serde_json::to_vec(spec).map_err(|e| NnError::Format(e.to_string()))?;
-        let record = self
-            .clone()
-            .into_record()
-            .into_bytes()
-            .map_err(|e| NnError::Record(e.to_string()))?;
-        let mut out = Vec::with_capacity(16 + header.len() + record.len());
-        out.extend_from_slice(WEIGHTS_MAGIC);
-        out.extend_from_slice(&WEIGHTS_VERSION.to_le_bytes());
-        out.extend_from_slice(&(header.len() as u32).to_le_bytes());
-        out.extend_from_slice(&header);
-        out.extend_from_slice(&record);
-        Ok(out)
+        pack_module(WEIGHTS_MAGIC, WEIGHTS_VERSION, spec, self.clone())
     }
 
     /// Saves the weights to `path` (written to a temporary file and renamed, so a kill never
@@ -299,31 +287,13 @@ impl DualNet {
     /// [`NnError::Format`] for bytes that are not a weights file, [`NnError::Version`] for
     /// another format version, [`NnError::Record`] when the record does not fit the spec.
     pub fn from_bytes(bytes: &[u8], device: &Device) -> Result<(Self, NetSpec), NnError> {
-        if bytes.len() < 16 || &bytes[..8] != WEIGHTS_MAGIC {
-            return Err(NnError::Format(
-                "not a yomi-nn weights file (bad magic bytes)".into(),
-            ));
-        }
-        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-        if version != WEIGHTS_VERSION {
-            return Err(NnError::Version {
-                found: version,
-                expected: WEIGHTS_VERSION,
-            });
-        }
-        let len = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
-        let header = bytes
-            .get(16..16 + len)
-            .ok_or_else(|| NnError::Format("truncated header".into()))?;
-        let spec: NetSpec = serde_json::from_slice(header)
-            .map_err(|e| NnError::Format(format!("bad header: {e}")))?;
-        let net = DualNet::new(&spec, device)?;
-        let record = burn::store::ModuleRecord::from_bytes(Bytes::from_bytes_vec(
-            bytes[16 + len..].to_vec(),
-        ))
-        .map_err(|e| NnError::Record(e.to_string()))?;
-        let net = catch_record(move || net.load_record(record))?;
-        Ok((net, spec))
+        unpack_module(
+            bytes,
+            WEIGHTS_MAGIC,
+            WEIGHTS_VERSION,
+            "weights",
+            |spec: &NetSpec| DualNet::new(spec, device),
+        )
     }
 
     /// Loads a weights file onto `device`.
@@ -385,6 +355,63 @@ impl DualNet {
         }
         Ok((net, spec))
     }
+}
+
+/// A weights file's bytes: `magic`, `version`, the spec as JSON (length-prefixed), then
+/// the module's burnpack record. Shared by every network type of the crate.
+pub(crate) fn pack_module<S: serde::Serialize, M: Module>(
+    magic: &[u8; 8],
+    version: u32,
+    spec: &S,
+    module: M,
+) -> Result<Vec<u8>, NnError> {
+    let header = serde_json::to_vec(spec).map_err(|e| NnError::Format(e.to_string()))?;
+    let record = module
+        .into_record()
+        .into_bytes()
+        .map_err(|e| NnError::Record(e.to_string()))?;
+    let mut out = Vec::with_capacity(16 + header.len() + record.len());
+    out.extend_from_slice(magic);
+    out.extend_from_slice(&version.to_le_bytes());
+    out.extend_from_slice(&(header.len() as u32).to_le_bytes());
+    out.extend_from_slice(&header);
+    out.extend_from_slice(&record);
+    Ok(out)
+}
+
+/// Reads what [`pack_module`] wrote: checks `magic` (`what` names the file kind in the
+/// error) and `version`, builds the module from the spec with `build`, and loads the record.
+pub(crate) fn unpack_module<S: serde::de::DeserializeOwned, M: Module>(
+    bytes: &[u8],
+    magic: &[u8; 8],
+    version: u32,
+    what: &str,
+    build: impl FnOnce(&S) -> Result<M, NnError>,
+) -> Result<(M, S), NnError> {
+    if bytes.len() < 16 || &bytes[..8] != magic {
+        return Err(NnError::Format(format!(
+            "not a yomi-nn {what} file (bad magic bytes)"
+        )));
+    }
+    let found = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+    if found != version {
+        return Err(NnError::Version {
+            found,
+            expected: version,
+        });
+    }
+    let len = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
+    let header = bytes
+        .get(16..16 + len)
+        .ok_or_else(|| NnError::Format("truncated header".into()))?;
+    let spec: S =
+        serde_json::from_slice(header).map_err(|e| NnError::Format(format!("bad header: {e}")))?;
+    let module = build(&spec)?;
+    let record =
+        burn::store::ModuleRecord::from_bytes(Bytes::from_bytes_vec(bytes[16 + len..].to_vec()))
+            .map_err(|e| NnError::Record(e.to_string()))?;
+    let module = catch_record(move || module.load_record(record))?;
+    Ok((module, spec))
 }
 
 /// burn validates records by panicking in places; a bad file must be an error instead.

@@ -14,12 +14,12 @@ use std::path::Path;
 use burn::module::Module;
 use burn::nn::conv::{Conv2d, Conv2dConfig};
 use burn::nn::{Linear, LinearConfig, PaddingConfig2d, Relu};
-use burn::tensor::{Bytes, Device, Tensor, TensorData};
+use burn::tensor::{Device, Tensor, TensorData};
 use serde::{Deserialize, Serialize};
 use yomi_core::TensorGame;
 
 use super::config::QNetConfig;
-use crate::net::{catch_record, write_atomic};
+use crate::net::{pack_module, unpack_module, write_atomic};
 use crate::NnError;
 
 /// Everything that fixes a Q-network's parameter shapes; stored in every weights file.
@@ -157,19 +157,7 @@ impl QNet {
     /// # Errors
     /// [`NnError::Record`] when burn cannot serialise the record.
     pub fn to_bytes(&self, spec: &QNetSpec) -> Result<Vec<u8>, NnError> {
-        let header = serde_json::to_vec(spec).map_err(|e| NnError::Format(e.to_string()))?;
-        let record = self
-            .clone()
-            .into_record()
-            .into_bytes()
-            .map_err(|e| NnError::Record(e.to_string()))?;
-        let mut out = Vec::with_capacity(16 + header.len() + record.len());
-        out.extend_from_slice(QNET_MAGIC);
-        out.extend_from_slice(&QNET_VERSION.to_le_bytes());
-        out.extend_from_slice(&(header.len() as u32).to_le_bytes());
-        out.extend_from_slice(&header);
-        out.extend_from_slice(&record);
-        Ok(out)
+        pack_module(QNET_MAGIC, QNET_VERSION, spec, self.clone())
     }
 
     /// Saves the weights to `path` (through a temporary file and a rename).
@@ -186,31 +174,13 @@ impl QNet {
     /// [`NnError::Format`] for bytes that are not a Q-network file, [`NnError::Version`]
     /// for another format version, [`NnError::Record`] when the record does not fit.
     pub fn from_bytes(bytes: &[u8], device: &Device) -> Result<(Self, QNetSpec), NnError> {
-        if bytes.len() < 16 || &bytes[..8] != QNET_MAGIC {
-            return Err(NnError::Format(
-                "not a yomi-nn Q-network file (bad magic bytes)".into(),
-            ));
-        }
-        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-        if version != QNET_VERSION {
-            return Err(NnError::Version {
-                found: version,
-                expected: QNET_VERSION,
-            });
-        }
-        let len = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
-        let header = bytes
-            .get(16..16 + len)
-            .ok_or_else(|| NnError::Format("truncated header".into()))?;
-        let spec: QNetSpec = serde_json::from_slice(header)
-            .map_err(|e| NnError::Format(format!("bad header: {e}")))?;
-        let net = QNet::new(&spec, device)?;
-        let record = burn::store::ModuleRecord::from_bytes(Bytes::from_bytes_vec(
-            bytes[16 + len..].to_vec(),
-        ))
-        .map_err(|e| NnError::Record(e.to_string()))?;
-        let net = catch_record(move || net.load_record(record))?;
-        Ok((net, spec))
+        unpack_module(
+            bytes,
+            QNET_MAGIC,
+            QNET_VERSION,
+            "Q-network",
+            |spec: &QNetSpec| QNet::new(spec, device),
+        )
     }
 
     /// Loads a weights file onto `device`.
