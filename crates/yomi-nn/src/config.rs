@@ -241,6 +241,21 @@ impl Default for EvalConfig {
     }
 }
 
+/// Reads a configuration file and parses it with `parse`; parse errors name the file.
+pub(crate) fn read_config<T>(
+    path: &Path,
+    parse: impl FnOnce(&str) -> Result<T, NnError>,
+) -> Result<T, NnError> {
+    let text = std::fs::read_to_string(path).map_err(|e| NnError::Io {
+        path: path.to_path_buf(),
+        source: e,
+    })?;
+    parse(&text).map_err(|e| match e {
+        NnError::Config(m) => NnError::Config(format!("{}: {m}", path.display())),
+        other => other,
+    })
+}
+
 impl TrainConfig {
     /// Parses and checks a TOML configuration.
     ///
@@ -257,14 +272,7 @@ impl TrainConfig {
     /// # Errors
     /// [`NnError::Io`] or as [`TrainConfig::from_toml`].
     pub fn load(path: &Path) -> Result<Self, NnError> {
-        let text = std::fs::read_to_string(path).map_err(|e| NnError::Io {
-            path: path.to_path_buf(),
-            source: e,
-        })?;
-        Self::from_toml(&text).map_err(|e| match e {
-            NnError::Config(m) => NnError::Config(format!("{}: {m}", path.display())),
-            other => other,
-        })
+        read_config(path, Self::from_toml)
     }
 
     /// Checks value ranges.

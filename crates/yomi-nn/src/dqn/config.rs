@@ -280,14 +280,7 @@ impl DqnConfig {
     /// # Errors
     /// [`NnError::Io`] or as [`DqnConfig::from_toml`].
     pub fn load(path: &Path) -> Result<Self, NnError> {
-        let text = std::fs::read_to_string(path).map_err(|e| NnError::Io {
-            path: path.to_path_buf(),
-            source: e,
-        })?;
-        Self::from_toml(&text).map_err(|e| match e {
-            NnError::Config(m) => NnError::Config(format!("{}: {m}", path.display())),
-            other => other,
-        })
+        crate::config::read_config(path, Self::from_toml)
     }
 
     /// Checks value ranges.
