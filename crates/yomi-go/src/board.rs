@@ -38,7 +38,7 @@
 //! for suicides).
 
 use crate::vertex::{Color, Vertex};
-use yomi_core::bits::pdep;
+use yomi_core::bits::{pdep, pext};
 
 /// The largest board size.
 pub const MAX_SIZE: usize = 19;
@@ -58,6 +58,43 @@ pub(crate) const WHITE: u8 = 2;
 pub(crate) const BORDER: u8 = 3;
 /// The liberty count of chain id 0, the id of every border point.
 const BORDER_LIBS: u16 = 0x4000;
+
+// Four 16-bit lanes in a `u64`, one per neighbour of a point (in `nbrs` order): the tests
+// on a point's four neighbours (which neighbours share a chain, which chains have the point
+// as only liberty) are done on all four at once, with no branch and no per-lane compare.
+// Every lane value used is below 0x8000 (chain ids below 512, liberty counts below 0x8000).
+const LANES_ONE: u64 = 0x0001_0001_0001_0001;
+const LANES_TOP: u64 = 0x8000_8000_8000_8000;
+const LANES_LOW: u64 = 0x7FFF_7FFF_7FFF_7FFF;
+
+/// Four values below 0x8000 as lanes.
+#[inline(always)]
+fn lanes(v: [usize; 4]) -> u64 {
+    v[0] as u64 | (v[1] as u64) << 16 | (v[2] as u64) << 32 | (v[3] as u64) << 48
+}
+
+/// Bit 15 of every lane where `x` and `y` hold the same value (lanes below 0x8000: adding
+/// 0x7FFF to a non-zero difference sets bit 15 and never carries out of the lane).
+#[inline(always)]
+fn lanes_equal(x: u64, y: u64) -> u64 {
+    !((x ^ y).wrapping_add(LANES_LOW)) & LANES_TOP
+}
+
+/// The top bits of the four lanes as a 4-bit mask (bit `i` for lane `i`).
+#[inline(always)]
+fn lane_mask(x: u64) -> u32 {
+    pext(x, LANES_TOP) as u32
+}
+
+/// Per lane, how many of the four lanes (itself included) hold its value: for the chain
+/// roots of a point's neighbours, how many of the point's neighbours each chain has.
+#[inline(always)]
+fn lanes_multiplicity(r: u64) -> u64 {
+    LANES_ONE
+        + (lanes_equal(r, r.rotate_right(16)) >> 15)
+        + (lanes_equal(r, r.rotate_right(32)) >> 15)
+        + (lanes_equal(r, r.rotate_right(48)) >> 15)
+}
 
 /// Packed neighbour counts: 4 bits each of black (border included), white (border
 /// included) and empty neighbours, then the removed-stone bits.
@@ -136,6 +173,9 @@ pub struct Board {
     /// The points with a border point diagonally next to them (the first 128 bits; for the
     /// eye test of [`Board::playout_candidate_sets`]).
     edge_diag: u128,
+    /// The bits of `p − W`, `p − 1`, `p + 1` and `p + W` in a bit set shifted right by
+    /// `p − W` (for [`Board::nbr_mask`]).
+    nbr_sel: u64,
 }
 
 impl Board {
@@ -168,6 +208,7 @@ impl Board {
             epos: [0; MAX_AREA],
             bits: [[0; MAX_AREA / 64]; 4],
             edge_diag: 0,
+            nbr_sel: 1 | 1 << (size + 1) | 1 << (size + 3) | 1 << (2 * size + 4),
         };
         for y in 0..size {
             for x in 0..size {
@@ -394,22 +435,28 @@ impl Board {
         (self.nbr_counts(p) >> NB_SHIFT[c as usize]) & 0xF == 4
     }
 
-    /// How many of `p`'s neighbours belong to the same chain as each neighbour, from the
-    /// neighbours' roots (six comparisons).
+    /// Which neighbours of `p` have colour code `k` (bit `i` for neighbour `i` in
+    /// [`Board::nbrs`] order), read from the colour's bit set: two words, one shift and a
+    /// `pext`.
     #[inline(always)]
-    fn adjacencies(roots: &[usize; 4]) -> [u16; 4] {
-        let e01 = (roots[0] == roots[1]) as u16;
-        let e02 = (roots[0] == roots[2]) as u16;
-        let e03 = (roots[0] == roots[3]) as u16;
-        let e12 = (roots[1] == roots[2]) as u16;
-        let e13 = (roots[1] == roots[3]) as u16;
-        let e23 = (roots[2] == roots[3]) as u16;
-        [
-            1 + e01 + e02 + e03,
-            1 + e01 + e12 + e13,
-            1 + e02 + e12 + e23,
-            1 + e03 + e13 + e23,
-        ]
+    fn nbr_mask(&self, p: usize, k: u8) -> u32 {
+        // On-board points are at least W + 1, and p + W stays below 64 · 7 (441 < 448).
+        let base = p - self.w as usize;
+        let i = base >> 6;
+        let set = &self.bits[k as usize & 3];
+        let words = set[i & 7] as u128 | (set[(i + 1) & 7] as u128) << 64;
+        pext((words >> (base & 63)) as u64, self.nbr_sel) as u32
+    }
+
+    /// Which neighbours of `p` belong to a chain whose only liberty is `p` (bit `i` for
+    /// neighbour `i`), from the neighbours' chain roots: a chain's only liberty is `p`
+    /// exactly when its pseudo-liberties equal the number of `p`'s neighbours in it. Lanes
+    /// of non-stones are garbage; a root must be 0 (the border id) or a current chain, so
+    /// that a stale id cannot count as an adjacency of a live chain.
+    #[inline(always)]
+    fn at_p_mask(&self, roots: &[usize; 4]) -> u32 {
+        let libs = roots.map(|r| self.libs_of(r) as usize);
+        lane_mask(lanes_equal(lanes(libs), lanes_multiplicity(lanes(*roots))))
     }
 
     /// Legality of `c` at the empty point `p` whose neighbours are all stones or border
@@ -432,7 +479,18 @@ impl Board {
             let opp = (self.nbr_counts(p) >> NB_SHIFT[o as usize]) & 0xF;
             return opp < 4;
         }
-        let adj = Self::adjacencies(&roots);
+        let e01 = (roots[0] == roots[1]) as u16;
+        let e02 = (roots[0] == roots[2]) as u16;
+        let e03 = (roots[0] == roots[3]) as u16;
+        let e12 = (roots[1] == roots[2]) as u16;
+        let e13 = (roots[1] == roots[3]) as u16;
+        let e23 = (roots[2] == roots[3]) as u16;
+        let adj = [
+            1 + e01 + e02 + e03,
+            1 + e01 + e12 + e13,
+            1 + e02 + e12 + e23,
+            1 + e03 + e13 + e23,
+        ];
         let (mut captures, mut lives, mut own) = (false, false, false);
         for i in 0..4 {
             let k = self.raw(ns[i]);
@@ -533,22 +591,38 @@ impl Board {
     #[inline]
     pub fn playout_candidate_sets(&self) -> (u128, u128) {
         debug_assert!(self.fits_u128());
-        let w = self.w as u32;
+        // One arm per stride, so that every shift below is by a constant (a shift of a
+        // `u128` by a variable amount costs several instructions and a test of the amount).
+        match self.w {
+            4 => self.candidate_sets::<4>(),
+            5 => self.candidate_sets::<5>(),
+            6 => self.candidate_sets::<6>(),
+            7 => self.candidate_sets::<7>(),
+            8 => self.candidate_sets::<8>(),
+            9 => self.candidate_sets::<9>(),
+            10 => self.candidate_sets::<10>(),
+            _ => self.candidate_sets::<11>(),
+        }
+    }
+
+    /// [`Board::playout_candidate_sets`] for stride `W`.
+    #[inline(always)]
+    fn candidate_sets<const W: u32>(&self) -> (u128, u128) {
         let c = self.to_move as usize & 3;
         let e = self.bits128(EMPTY as usize);
         let edge = self.bits128(BORDER as usize);
         let own = self.bits128(c) | edge;
         let opp = self.bits128(3 - c);
         // Bit p of `x << d` is bit p − d of x: shifts by ±1 and ±W look at the neighbours.
-        let open = (e << 1) | (e >> 1) | (e << w) | (e >> w);
+        let open = (e << 1) | (e >> 1) | (e << W) | (e >> W);
         // The ko point (0, a border point, when there is none) is never a candidate.
         let closed = e & !open & !(1u128 << (self.ko & 127));
-        let shape = closed & (own << 1) & (own >> 1) & (own << w) & (own >> w);
+        let shape = closed & (own << 1) & (own >> 1) & (own << W) & (own >> W);
         let d = [
-            opp << (w + 1),
-            opp << (w - 1),
-            opp >> (w - 1),
-            opp >> (w + 1),
+            opp << (W + 1),
+            opp << (W - 1),
+            opp >> (W - 1),
+            opp >> (W + 1),
         ];
         let two = (d[0] & d[1]) | (d[2] & d[3]) | ((d[0] | d[1]) & (d[2] | d[3]));
         let eyes = shape & !(two | (self.edge_diag & (d[0] | d[1] | d[2] | d[3])));
@@ -567,19 +641,11 @@ impl Board {
     /// reduces to "has an own neighbour"), computed with no data-dependent branch.
     #[inline(always)]
     fn legal_closed(&self, p: usize, c: u8, suicide: bool) -> bool {
-        let o = 3 - c;
-        let ns = self.nbrs(p);
-        let roots = ns.map(|q| self.root(q));
-        let adj = Self::adjacencies(&roots);
-        let (mut captures, mut lives, mut own) = (false, false, false);
-        for i in 0..4 {
-            let k = self.raw(ns[i]);
-            let at_p = self.libs_of(roots[i]) == adj[i];
-            captures |= (k == o) & at_p;
-            lives |= (k == c) & !at_p;
-            own |= k == c;
-        }
-        captures | lives | (suicide & own)
+        let roots = self.nbrs(p).map(|q| self.root(q));
+        let at_p = self.at_p_mask(&roots);
+        let own = self.nbr_mask(p, c);
+        let opp = self.nbr_mask(p, 3 - c);
+        ((opp & at_p) | (own & !at_p) != 0) | (suicide & (own != 0))
     }
 
     /// True when every neighbour of `p` is a stone of `c` or off the board.
@@ -615,26 +681,22 @@ impl Board {
         let o = 3 - c;
         let h = self.hash ^ ZOBRIST[c as usize & 3][p & MASK];
         let ns = self.nbrs(p);
-        let ks = ns.map(|q| self.raw(q));
+        let own = self.nbr_mask(p, c);
+        let opp = self.nbr_mask(p, o);
+        let stone = own | opp;
         // Chain ids of stones only (0 for empty and border neighbours, whose ids may be
         // stale and would otherwise count as adjacencies of a live chain).
         let roots: [usize; 4] =
-            std::array::from_fn(|i| self.root(ns[i]) * (ks[i].wrapping_sub(1) < 2) as usize);
-        let adj = Self::adjacencies(&roots);
-        let mut cap = 0u32;
-        let mut lives = self.has_empty_neighbour(p);
-        for i in 0..4 {
-            let at_p = self.libs_of(roots[i]) == adj[i];
-            cap |= (((ks[i] == o) & at_p) as u32) << i;
-            lives |= (ks[i] == c) & !at_p;
-        }
+            std::array::from_fn(|i| self.root(ns[i]) * ((stone >> i) & 1) as usize);
+        let at_p = self.at_p_mask(&roots);
         // A chain touching p twice is removed once: drop neighbours whose chain an earlier
-        // neighbour already names.
-        let dup = (((roots[1] == roots[0]) as u32) << 1)
-            | (((roots[2] == roots[0]) | (roots[2] == roots[1])) as u32) << 2
-            | (((roots[3] == roots[0]) | (roots[3] == roots[1]) | (roots[3] == roots[2])) as u32)
-                << 3;
-        cap &= !dup;
+        // neighbour already names (lane i against lanes i − 1, i − 2, i − 3; the zeros
+        // shifted in only meet non-stones, which are not captured anyway).
+        let r = lanes(roots);
+        let dup =
+            lane_mask(lanes_equal(r, r << 16) | lanes_equal(r, r << 32) | lanes_equal(r, r << 48));
+        let mut cap = opp & at_p & !dup;
+        let lives = self.has_empty_neighbour(p) | (own & !at_p != 0);
         if cap == 0 && !lives {
             return self.hash_after_slow(p, h);
         }
@@ -652,14 +714,14 @@ impl Board {
         let c = self.to_move;
         let o = 3 - c;
         let roots = self.nbr_roots(p);
-        let adj = Self::adjacencies(&roots);
+        let at_p_mask = self.at_p_mask(&roots);
         let mut seen = [0usize; 4];
         let mut n_seen = 0;
         let mut captures = false;
         let mut lives = self.has_empty_neighbour(p);
         for (i, q) in self.nbrs(p).into_iter().enumerate() {
             let k = self.raw(q);
-            let at_p = self.libs_of(roots[i]) == adj[i];
+            let at_p = at_p_mask >> i & 1 == 1;
             if k == o && at_p {
                 captures = true;
                 let r = roots[i];
@@ -701,12 +763,7 @@ impl Board {
         if (self.nbr_counts(p) >> NB_SHIFT[o as usize]) & 0xF == 0 {
             return false;
         }
-        let roots = self.nbr_roots(p);
-        let adj = Self::adjacencies(&roots);
-        self.nbrs(p)
-            .into_iter()
-            .enumerate()
-            .any(|(i, q)| self.raw(q) == o && self.libs_of(roots[i]) == adj[i])
+        self.nbr_mask(p, o) & self.at_p_mask(&self.nbr_roots(p)) != 0
     }
 
     /// The side to move passes: the turn changes and the ko point is cleared.
@@ -746,21 +803,21 @@ impl Board {
         for &q in &ns {
             self.nbr[q & MASK] = self.nbr[q & MASK].wrapping_add(d);
         }
-        let ks = ns.map(|q| self.raw(q));
+        let own = self.nbr_mask(p, c);
+        let opp = self.nbr_mask(p, o);
+        let stone = own | opp;
         let rs = ns.map(|q| self.root(q) & MASK);
         // Every neighbour chain loses the adjacency at p (stones only). An opponent chain
         // that reaches 0 here is captured: its count can reach 0 only at its last adjacency
         // to p, so checking each neighbour right after its own decrement finds every
         // captured chain at least once.
-        let mut own = 0u32;
-        let mut dead = 0u32;
+        let mut zero = 0u32;
         for i in 0..4 {
-            let stone = (ks[i].wrapping_sub(1) < 2) as u16;
-            let l = self.libs[rs[i]] - stone;
+            let l = self.libs[rs[i]] - (stone >> i & 1) as u16;
             self.libs[rs[i]] = l;
-            own |= ((ks[i] == c) as u32) << i;
-            dead |= ((ks[i] == o) as u32 & (l == 0) as u32) << i;
+            zero |= ((l == 0) as u32) << i;
         }
+        let dead = zero & opp;
         // The stone joins its first own neighbour's chain, or starts its own (r = p): the
         // same stores do both, since linking p behind itself leaves it a ring of one.
         let first = (own | 8).trailing_zeros() as usize;
@@ -777,10 +834,7 @@ impl Board {
         self.csize[r] += 1;
         self.libs[r] += (n0 >> 8) & 0xF;
         // Own neighbours in other chains are merged in (a mask first: usually none).
-        let mut rest = 0u32;
-        for i in 0..4 {
-            rest |= ((ks[i] == c) as u32 & (rs[i] != r) as u32) << i;
-        }
+        let mut rest = own & !lane_mask(lanes_equal(lanes(rs), r as u64 * LANES_ONE));
         while rest != 0 {
             let i = rest.trailing_zeros() as usize & 3;
             rest &= rest - 1;
@@ -1185,6 +1239,29 @@ mod tests {
                 assert_eq!(b.csize[rb], r.csize[rr], "chain size at {p}");
                 assert_eq!(b.libs[rb], r.libs[rr], "pseudo-liberties at {p}");
                 assert!(b.libs[rb] > 0, "chain without liberties at {p}");
+            }
+        }
+        // The neighbour masks and the at-p masks agree with the colours and with counting.
+        for p in 0..MAX_AREA {
+            if b.color[p] == BORDER {
+                continue;
+            }
+            let ns = b.nbrs(p);
+            for k in 0..4u8 {
+                let want = (0..4).fold(0, |m, i| m | ((b.color[ns[i]] == k) as u32) << i);
+                assert_eq!(
+                    b.nbr_mask(p, k),
+                    want,
+                    "neighbour mask of colour {k} at {p}"
+                );
+            }
+            if b.color[p] == EMPTY {
+                let roots = b.nbr_roots(p);
+                let want = (0..4).fold(0, |m, i| {
+                    let same = roots.iter().filter(|&&r| r == roots[i]).count();
+                    m | ((b.libs[roots[i]] as usize == same) as u32) << i
+                });
+                assert_eq!(b.at_p_mask(&roots), want, "at-p mask at {p}");
             }
         }
         // The candidate sets agree with the per-point test.
