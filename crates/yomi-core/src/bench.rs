@@ -38,8 +38,10 @@ pub fn random_playouts<G: Game>(game: &G, min_time: Duration, seed: u64) -> Figu
     let mut games = 0u64;
     let mut plies = 0u64;
     let root = game.initial_state();
+    // One state reset with `clone_from`, as MCTS iterations do.
+    let mut s = root.clone();
     loop {
-        let mut s = root.clone();
+        s.clone_from(&root);
         loop {
             match game.turn(&s) {
                 Turn::Terminal => break,

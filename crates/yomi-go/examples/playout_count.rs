@@ -16,9 +16,10 @@ fn main() {
     let mut rng = Rng::seed_from_u64(1);
     let mut buf = Vec::with_capacity(400);
     let root = game.initial_state();
+    let mut s = root.clone();
     let (mut moves, mut black) = (0u64, 0u64);
     for _ in 0..count {
-        let mut s = root.clone();
+        s.clone_from(&root);
         while let Some(mv) = game.random_move(&s, &mut rng, &mut buf) {
             game.apply(&mut s, mv);
             moves += 1;

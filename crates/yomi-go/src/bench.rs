@@ -18,12 +18,13 @@ pub fn light_playouts(game: &GoGame, min_time: Duration, seed: u64) -> Figure {
     let mut rng = Rng::seed_from_u64(seed);
     let mut buf = Vec::with_capacity(400);
     let root = game.initial_state();
+    let mut s = root.clone();
     let start = Instant::now();
     let mut games = 0u64;
     let mut moves = 0u64;
     let mut black_wins = 0u64;
     loop {
-        let mut s = root.clone();
+        s.clone_from(&root);
         while let Some(mv) = game.random_move(&s, &mut rng, &mut buf) {
             game.apply(&mut s, mv);
             moves += 1;

@@ -144,7 +144,6 @@ const fn zobrist_table() -> [[u64; MAX_AREA]; 4] {
 /// Moves are made with [`Board::play`] (legality per [`Board::is_legal`] is the caller's
 /// job) and [`Board::pass`]. Superko, passes, komi and the game record live in
 /// [`crate::GoState`].
-#[derive(Clone)]
 pub struct Board {
     size: u8,
     w: u8,
@@ -176,6 +175,60 @@ pub struct Board {
     /// The bits of `p − W`, `p − 1`, `p + 1` and `p + W` in a bit set shifted right by
     /// `p − W` (for [`Board::nbr_mask`]).
     nbr_sel: u64,
+}
+
+/// Every field is plain data. `clone_from` between boards of one size copies only the
+/// entries of the padded array in use (`W²` of 512: a sixth on 9×9) and the live part of
+/// the empty list: the entries past `W²` are never written after [`Board::new`], so they
+/// already agree. Searches and playout loops start every iteration with it.
+impl Clone for Board {
+    fn clone(&self) -> Self {
+        Board {
+            size: self.size,
+            w: self.w,
+            to_move: self.to_move,
+            ko: self.ko,
+            n_empty: self.n_empty,
+            stones: self.stones,
+            prisoners: self.prisoners,
+            hash: self.hash,
+            color: self.color,
+            nbr: self.nbr,
+            chain: self.chain,
+            next: self.next,
+            csize: self.csize,
+            libs: self.libs,
+            empty: self.empty,
+            epos: self.epos,
+            bits: self.bits,
+            edge_diag: self.edge_diag,
+            nbr_sel: self.nbr_sel,
+        }
+    }
+
+    fn clone_from(&mut self, src: &Self) {
+        if self.size != src.size {
+            *self = src.clone();
+            return;
+        }
+        let area = (src.w as usize * src.w as usize) & (MAX_AREA - 1);
+        let live = src.n_empty as usize & (MAX_AREA - 1);
+        self.to_move = src.to_move;
+        self.ko = src.ko;
+        self.n_empty = src.n_empty;
+        self.stones = src.stones;
+        self.prisoners = src.prisoners;
+        self.hash = src.hash;
+        self.color[..area].copy_from_slice(&src.color[..area]);
+        self.nbr[..area].copy_from_slice(&src.nbr[..area]);
+        self.chain[..area].copy_from_slice(&src.chain[..area]);
+        self.next[..area].copy_from_slice(&src.next[..area]);
+        self.csize[..area].copy_from_slice(&src.csize[..area]);
+        self.libs[..area].copy_from_slice(&src.libs[..area]);
+        self.epos[..area].copy_from_slice(&src.epos[..area]);
+        self.empty[..live].copy_from_slice(&src.empty[..live]);
+        self.bits = src.bits;
+    }
 }
 
 impl Board {
@@ -1369,6 +1422,81 @@ mod tests {
                     check_invariants(&b);
                 }
             }
+        }
+    }
+
+    /// Every field and array entry of `a` and `b` agree (the empty list up to its length).
+    fn assert_same_storage(a: &Board, b: &Board) {
+        assert_eq!(
+            (
+                a.size,
+                a.w,
+                a.to_move,
+                a.ko,
+                a.n_empty,
+                a.stones,
+                a.prisoners,
+                a.hash
+            ),
+            (
+                b.size,
+                b.w,
+                b.to_move,
+                b.ko,
+                b.n_empty,
+                b.stones,
+                b.prisoners,
+                b.hash
+            )
+        );
+        assert_eq!(a.color, b.color);
+        assert_eq!(a.nbr, b.nbr);
+        assert_eq!(a.chain, b.chain);
+        assert_eq!(a.next, b.next);
+        assert_eq!(a.csize, b.csize);
+        assert_eq!(a.libs, b.libs);
+        assert_eq!(a.epos, b.epos);
+        assert_eq!(a.empty_points(), b.empty_points());
+        assert_eq!(a.bits, b.bits);
+        assert_eq!((a.edge_diag, a.nbr_sel), (b.edge_diag, b.nbr_sel));
+    }
+
+    /// Plays up to `moves` random light-playout moves (passing when there is none).
+    fn play_randomly(b: &mut Board, moves: usize, rng: &mut yomi_core::Rng) {
+        for _ in 0..moves {
+            let c = b.to_move();
+            let cands: Vec<usize> = b
+                .empty_points()
+                .iter()
+                .map(|&p| p as usize)
+                .filter(|&p| b.is_legal(p, c, false) && !b.is_eye(p, c))
+                .collect();
+            if cands.is_empty() {
+                b.pass();
+            } else {
+                b.play(cands[rng.below(cands.len())]);
+            }
+        }
+    }
+
+    /// `clone_from` (which copies only the entries in use) leaves exactly what `clone`
+    /// makes, into a board that played on from the source, and into one of another size.
+    #[test]
+    fn clone_from_restores_every_entry() {
+        let mut rng = yomi_core::Rng::seed_from_u64(8);
+        for size in [2, 5, 9, 11, 19] {
+            let mut root = Board::new(size);
+            play_randomly(&mut root, size * size, &mut rng);
+            let mut line = root.clone();
+            for _ in 0..4 {
+                play_randomly(&mut line, size * size * 2, &mut rng);
+                line.clone_from(&root);
+                assert_same_storage(&line, &root);
+                check_invariants(&line);
+            }
+            let mut other = Board::new(if size == 9 { 7 } else { 9 });
+            other.clone_from(&root);
+            assert_same_storage(&other, &root);
         }
     }
 

@@ -359,7 +359,6 @@ impl History {
 }
 
 /// A Go position with its komi, pass count, move number and superko history.
-#[derive(Clone)]
 pub struct GoState {
     pub(crate) board: Board,
     komi2: i16,
@@ -371,6 +370,36 @@ pub struct GoState {
     /// Moves applied since the last `play` (the current search line) and the first of them.
     line_len: u16,
     line_first: Vertex,
+}
+
+/// `clone_from` reuses the board's storage ([`Board`]'s `clone_from` copies only the part
+/// in use); searches start every iteration with it.
+impl Clone for GoState {
+    fn clone(&self) -> Self {
+        GoState {
+            board: self.board.clone(),
+            komi2: self.komi2,
+            passes: self.passes,
+            moves: self.moves,
+            recent: self.recent,
+            recent_n: self.recent_n,
+            history: Arc::clone(&self.history),
+            line_len: self.line_len,
+            line_first: self.line_first,
+        }
+    }
+
+    fn clone_from(&mut self, src: &Self) {
+        self.board.clone_from(&src.board);
+        self.komi2 = src.komi2;
+        self.passes = src.passes;
+        self.moves = src.moves;
+        self.recent = src.recent;
+        self.recent_n = src.recent_n;
+        self.history.clone_from(&src.history);
+        self.line_len = src.line_len;
+        self.line_first = src.line_first;
+    }
 }
 
 impl GoState {

@@ -102,6 +102,10 @@ pub struct Worker<G: Game, S, L, X> {
     slots: Vec<EdgeSlot<G::Move>>,
     path: Vec<Step>,
     joint: Vec<G::Move>,
+    /// The state an iteration walks down and plays out, kept between iterations so that
+    /// each starts with `clone_from` the root (states with large or heap-held parts can
+    /// copy only what is in use instead of building a new copy).
+    line: Option<G::State>,
     // Reward normalisation: r' = (r - lo) * scale.
     lo: f64,
     scale: f64,
@@ -131,6 +135,7 @@ where
             slots: Vec::new(),
             path: Vec::new(),
             joint: Vec::new(),
+            line: None,
             lo: 0.0,
             scale: 1.0,
             players: 0,
@@ -496,7 +501,13 @@ where
 
     /// One iteration: select, expand, evaluate, back up.
     fn iterate(&mut self, game: &G, root: &G::State) {
-        let mut state = root.clone();
+        let mut state = match self.line.take() {
+            Some(mut s) => {
+                s.clone_from(root);
+                s
+            }
+            None => root.clone(),
+        };
         // The path is moved into a local for the iteration, so its length can live in a
         // register instead of being reloaded through `&mut self` after every store.
         let mut path = std::mem::take(&mut self.path);
@@ -670,6 +681,7 @@ where
             }
         }
         self.path = path;
+        self.line = Some(state);
     }
 }
 
