@@ -874,9 +874,9 @@ impl Board {
         // The stone joins its first own neighbour's chain, or starts its own (r = p): the
         // same stores do both, since linking p behind itself leaves it a ring of one.
         let first = (own | 8).trailing_zeros() as usize;
-        // A mask select rather than `if`, so that it stays branch-free.
-        let joins = 0usize.wrapping_sub((own != 0) as usize);
-        let r = (rs[first & 3] & joins) | (p & !joins);
+        // Whether p has an own neighbour is a coin flip: a conditional move, not a branch
+        // (LLVM turned a mask select written out by hand back into a branch).
+        let r = std::hint::select_unpredictable(own != 0, rs[first & 3], p);
         // p was empty, so it is no chain's root: zeroing its entries is harmless when it
         // joins another chain and starts the counts when it is its own root.
         self.csize[p] = 0;
