@@ -27,6 +27,7 @@
 #![warn(missing_docs)]
 
 pub mod az;
+mod checkpoint;
 pub mod config;
 pub mod device;
 pub mod dqn;

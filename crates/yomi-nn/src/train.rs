@@ -26,6 +26,7 @@ use yomi_core::registry::AgentRegistry;
 use yomi_core::rng::derive_seed;
 use yomi_core::{Rng, TensorGame};
 
+use crate::checkpoint::CheckpointDir;
 use crate::config::TrainConfig;
 use crate::learner::{Learner, Losses};
 use crate::net::{build_seeded, write_atomic, DualNet, NetSpec};
@@ -90,6 +91,7 @@ pub struct Trainer<'a, G: TensorGame> {
     registry: &'a AgentRegistry<G>,
     config: TrainConfig,
     dir: PathBuf,
+    checkpoint_dir: CheckpointDir,
     device: Device,
     spec: NetSpec,
     /// Print progress to stderr.
@@ -139,14 +141,11 @@ impl<'a, G: TensorGame> Trainer<'a, G> {
             registry,
             config,
             dir: dir.to_path_buf(),
+            checkpoint_dir: CheckpointDir::new(dir),
             device,
             spec,
             progress: true,
         })
-    }
-
-    fn ckpt(&self) -> PathBuf {
-        self.dir.join("checkpoint")
     }
 
     /// Cycles completed so far (0 when there is no checkpoint).
@@ -166,21 +165,12 @@ impl<'a, G: TensorGame> Trainer<'a, G> {
     }
 
     fn read_state(&self) -> Result<Option<State>, NnError> {
-        let dir = self.recover_checkpoint()?;
-        let Some(dir) = dir else { return Ok(None) };
-        let path = dir.join("state.json");
-        let text = std::fs::read_to_string(&path).map_err(|e| NnError::Io {
-            path: path.clone(),
-            source: e,
-        })?;
-        let state: State = serde_json::from_str(&text)
-            .map_err(|e| NnError::Format(format!("{}: {e}", path.display())))?;
-        if state.version != CHECKPOINT_VERSION {
-            return Err(NnError::Version {
-                found: state.version,
-                expected: CHECKPOINT_VERSION,
-            });
-        }
+        let Some(state) = self
+            .checkpoint_dir
+            .read_state(CHECKPOINT_VERSION, |s: &State| s.version)?
+        else {
+            return Ok(None);
+        };
         if state.spec != self.spec {
             return Err(NnError::Mismatch(format!(
                 "{} holds a run with network {:?}; the configuration asks for {:?}",
@@ -198,23 +188,6 @@ impl<'a, G: TensorGame> Trainer<'a, G> {
             )));
         }
         Ok(Some(state))
-    }
-
-    /// The complete checkpoint directory, after finishing an interrupted swap.
-    fn recover_checkpoint(&self) -> Result<Option<PathBuf>, NnError> {
-        let ckpt = self.ckpt();
-        let old = self.dir.join("checkpoint.old");
-        let io = |p: &Path, e| NnError::Io {
-            path: p.to_path_buf(),
-            source: e,
-        };
-        if !ckpt.join("state.json").exists() && old.join("state.json").exists() {
-            if ckpt.exists() {
-                std::fs::remove_dir_all(&ckpt).map_err(|e| io(&ckpt, e))?;
-            }
-            std::fs::rename(&old, &ckpt).map_err(|e| io(&old, e))?;
-        }
-        Ok(ckpt.join("state.json").exists().then_some(ckpt))
     }
 
     /// Runs cycles until `config.cycles` are done, resuming from the checkpoint; with
@@ -236,7 +209,7 @@ impl<'a, G: TensorGame> Trainer<'a, G> {
             let best = learner.inference_net();
             (learner, best, ReplayBuffer::new(c.train.buffer))
         } else {
-            let ck = self.ckpt();
+            let ck = self.checkpoint_dir.current();
             let (net, _) = DualNet::load(&ck.join("net.ynn"), &self.device)?;
             let (best, _) = DualNet::load(&ck.join("best.ynn"), &self.device)?;
             let mut learner = Learner::new(net, self.spec, &self.device, c.train.lr, c.train.l2);
@@ -434,19 +407,6 @@ impl<'a, G: TensorGame> Trainer<'a, G> {
         best: &DualNet,
         buffer: &ReplayBuffer,
     ) -> Result<(), NnError> {
-        let io = |p: &Path, e| NnError::Io {
-            path: p.to_path_buf(),
-            source: e,
-        };
-        let new = self.dir.join("checkpoint.new");
-        if new.exists() {
-            std::fs::remove_dir_all(&new).map_err(|e| io(&new, e))?;
-        }
-        std::fs::create_dir_all(&new).map_err(|e| io(&new, e))?;
-        learner.model().save(&self.spec, &new.join("net.ynn"))?;
-        best.save(&self.spec, &new.join("best.ynn"))?;
-        write_atomic(&new.join("optim.bpk"), &learner.optimizer_bytes()?)?;
-        buffer.save(&new.join("buffer.bin"))?;
         let state = State {
             version: CHECKPOINT_VERSION,
             cycle,
@@ -454,21 +414,12 @@ impl<'a, G: TensorGame> Trainer<'a, G> {
             seed: self.config.seed,
             rows: rows.to_vec(),
         };
-        let json = serde_json::to_vec_pretty(&state).map_err(|e| NnError::Format(e.to_string()))?;
-        write_atomic(&new.join("state.json"), &json)?;
-        // Swap: checkpoint -> checkpoint.old, checkpoint.new -> checkpoint.
-        let ckpt = self.ckpt();
-        let old = self.dir.join("checkpoint.old");
-        if old.exists() {
-            std::fs::remove_dir_all(&old).map_err(|e| io(&old, e))?;
-        }
-        if ckpt.exists() {
-            std::fs::rename(&ckpt, &old).map_err(|e| io(&ckpt, e))?;
-        }
-        std::fs::rename(&new, &ckpt).map_err(|e| io(&new, e))?;
-        if old.exists() {
-            std::fs::remove_dir_all(&old).map_err(|e| io(&old, e))?;
-        }
+        self.checkpoint_dir.write(&state, |new| {
+            learner.model().save(&self.spec, &new.join("net.ynn"))?;
+            best.save(&self.spec, &new.join("best.ynn"))?;
+            write_atomic(&new.join("optim.bpk"), &learner.optimizer_bytes()?)?;
+            buffer.save(&new.join("buffer.bin"))
+        })?;
         best.save(&self.spec, &self.dir.join("best.ynn"))?;
         write_atomic(&self.dir.join("log.csv"), log_csv(rows).as_bytes())?;
         if let Err(e) = crate::plot::plot_log(rows, &self.dir.join("log.png")) {

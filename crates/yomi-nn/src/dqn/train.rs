@@ -39,6 +39,7 @@ use super::eval::{evaluate_vs_random, EvalStats};
 use super::qnet::{QNet, QNetSpec};
 use super::replay::{mask_words, Transition, TransitionBuffer};
 use super::{check_game, epsilon_greedy, td_target, LegalSet};
+use crate::checkpoint::CheckpointDir;
 use crate::net::{build_seeded, write_atomic};
 use crate::selfplay::outcome_for;
 use crate::train::{EvalResult, LogRow};
@@ -241,6 +242,7 @@ pub struct DqnTrainer<'a, G: TensorGame> {
     game: &'a G,
     config: DqnConfig,
     dir: PathBuf,
+    checkpoint_dir: CheckpointDir,
     device: Device,
     spec: QNetSpec,
     /// Print progress to stderr.
@@ -270,6 +272,7 @@ impl<'a, G: TensorGame> DqnTrainer<'a, G> {
             game,
             config,
             dir: dir.to_path_buf(),
+            checkpoint_dir: CheckpointDir::new(dir),
             device,
             spec,
             progress: true,
@@ -281,10 +284,6 @@ impl<'a, G: TensorGame> DqnTrainer<'a, G> {
         &self.spec
     }
 
-    fn ckpt(&self) -> PathBuf {
-        self.dir.join("checkpoint")
-    }
-
     /// The log rows written so far (empty without a checkpoint).
     ///
     /// # Errors
@@ -294,22 +293,12 @@ impl<'a, G: TensorGame> DqnTrainer<'a, G> {
     }
 
     fn read_state(&self) -> Result<Option<State>, NnError> {
-        let Some(dir) = self.recover_checkpoint()? else {
+        let Some(state) = self
+            .checkpoint_dir
+            .read_state(DQN_CHECKPOINT_VERSION, |s: &State| s.version)?
+        else {
             return Ok(None);
         };
-        let path = dir.join("state.json");
-        let text = std::fs::read_to_string(&path).map_err(|e| NnError::Io {
-            path: path.clone(),
-            source: e,
-        })?;
-        let state: State = serde_json::from_str(&text)
-            .map_err(|e| NnError::Format(format!("{}: {e}", path.display())))?;
-        if state.version != DQN_CHECKPOINT_VERSION {
-            return Err(NnError::Version {
-                found: state.version,
-                expected: DQN_CHECKPOINT_VERSION,
-            });
-        }
         let c = &self.config;
         if state.spec != self.spec || state.seed != c.seed || state.masked != c.masked {
             return Err(NnError::Mismatch(format!(
@@ -325,23 +314,6 @@ impl<'a, G: TensorGame> DqnTrainer<'a, G> {
             )));
         }
         Ok(Some(state))
-    }
-
-    /// The complete checkpoint directory, after finishing an interrupted swap.
-    fn recover_checkpoint(&self) -> Result<Option<PathBuf>, NnError> {
-        let ckpt = self.ckpt();
-        let old = self.dir.join("checkpoint.old");
-        let io = |p: &Path, e| NnError::Io {
-            path: p.to_path_buf(),
-            source: e,
-        };
-        if !ckpt.join("state.json").exists() && old.join("state.json").exists() {
-            if ckpt.exists() {
-                std::fs::remove_dir_all(&ckpt).map_err(|e| io(&ckpt, e))?;
-            }
-            std::fs::rename(&old, &ckpt).map_err(|e| io(&old, e))?;
-        }
-        Ok(ckpt.join("state.json").exists().then_some(ckpt))
     }
 
     /// Runs cycles until `config.cycles` are done, resuming from the checkpoint; with
@@ -379,7 +351,7 @@ impl<'a, G: TensorGame> DqnTrainer<'a, G> {
                 TransitionBuffer::new(c.train.buffer, plane_len, words),
             )
         } else {
-            let ckpt = self.ckpt();
+            let ckpt = self.checkpoint_dir.current();
             let load = |name: &str| -> Result<QNet, NnError> {
                 let (net, spec) = QNet::load(&ckpt.join(name), &self.device)?;
                 if spec != self.spec {
@@ -738,39 +710,17 @@ impl<'a, G: TensorGame> DqnTrainer<'a, G> {
         target: &QNet,
         buffer: &TransitionBuffer,
     ) -> Result<(), NnError> {
-        let io = |p: &Path, e| NnError::Io {
-            path: p.to_path_buf(),
-            source: e,
-        };
-        let new = self.dir.join("checkpoint.new");
-        if new.exists() {
-            std::fs::remove_dir_all(&new).map_err(|e| io(&new, e))?;
-        }
-        std::fs::create_dir_all(&new).map_err(|e| io(&new, e))?;
         let online = learner.inference_net();
-        online.save(&self.spec, &new.join("net.ynn"))?;
-        target.save(&self.spec, &new.join("target.ynn"))?;
-        let optim = learner
-            .optim
-            .into_bytes()
-            .map_err(|e| NnError::Record(e.to_string()))?;
-        write_atomic(&new.join("optim.bpk"), &optim)?;
-        buffer.save(&new.join("buffer.bin"))?;
-        let json = serde_json::to_vec_pretty(st).map_err(|e| NnError::Format(e.to_string()))?;
-        write_atomic(&new.join("state.json"), &json)?;
-        // Swap: checkpoint -> checkpoint.old, checkpoint.new -> checkpoint.
-        let ckpt = self.ckpt();
-        let old = self.dir.join("checkpoint.old");
-        if old.exists() {
-            std::fs::remove_dir_all(&old).map_err(|e| io(&old, e))?;
-        }
-        if ckpt.exists() {
-            std::fs::rename(&ckpt, &old).map_err(|e| io(&ckpt, e))?;
-        }
-        std::fs::rename(&new, &ckpt).map_err(|e| io(&new, e))?;
-        if old.exists() {
-            std::fs::remove_dir_all(&old).map_err(|e| io(&old, e))?;
-        }
+        self.checkpoint_dir.write(st, |new| {
+            online.save(&self.spec, &new.join("net.ynn"))?;
+            target.save(&self.spec, &new.join("target.ynn"))?;
+            let optim = learner
+                .optim
+                .into_bytes()
+                .map_err(|e| NnError::Record(e.to_string()))?;
+            write_atomic(&new.join("optim.bpk"), &optim)?;
+            buffer.save(&new.join("buffer.bin"))
+        })?;
         online.save(&self.spec, &self.dir.join("qnet.ynn"))?;
         write_atomic(&self.dir.join("log.csv"), log_csv(&st.rows).as_bytes())?;
         if let Err(e) = crate::plot::plot_log(&plot_rows(&st.rows), &self.dir.join("log.png")) {
