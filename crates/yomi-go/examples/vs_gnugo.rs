@@ -6,7 +6,7 @@
 //! ```text
 //! cargo run --release -p yomi-go --example vs_gnugo -- \
 //!     [--agent mcts:iters=10000] [--games 20] [--level 10] [--size 9] [--komi 7.5] \
-//!     [--gnugo /usr/games/gnugo] [--offset 0]
+//!     [--gnugo /usr/games/gnugo] [--offset 0] [--moves true]
 //! ```
 //!
 //! Game `i` (from `--offset`) seeds GNU Go with `i + 1` and yomi with `1000 + i`, and yomi
@@ -84,6 +84,8 @@ struct Options {
     komi: f64,
     gnugo: String,
     offset: usize,
+    /// Print each game's moves (GTP vertices, Black first) after its result line.
+    moves: bool,
 }
 
 fn options() -> Result<Options, Box<dyn Error>> {
@@ -95,6 +97,7 @@ fn options() -> Result<Options, Box<dyn Error>> {
         komi: 7.5,
         gnugo: "/usr/games/gnugo".into(),
         offset: 0,
+        moves: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -107,13 +110,15 @@ fn options() -> Result<Options, Box<dyn Error>> {
             "--komi" => o.komi = v.parse()?,
             "--gnugo" => o.gnugo = v,
             "--offset" => o.offset = v.parse()?,
+            "--moves" => o.moves = v.parse()?,
             other => return Err(format!("unknown option {other}").into()),
         }
     }
     Ok(o)
 }
 
-fn play_game(o: &Options, game: usize) -> Result<(f64, f64, usize), Box<dyn Error>> {
+/// Plays game `game`; returns GNU Go's and yomi's counts from yomi's side, and the moves.
+fn play_game(o: &Options, game: usize) -> Result<(f64, f64, Vec<String>), Box<dyn Error>> {
     let mut child = Command::new(&o.gnugo)
         .args([
             "--mode",
@@ -146,8 +151,9 @@ fn play_game(o: &Options, game: usize) -> Result<(f64, f64, usize), Box<dyn Erro
     }
     let yomi_color = if game % 2 == 0 { "b" } else { "w" };
     let mut color = "b";
-    let (mut passes, mut moves) = (0, 0);
-    while passes < 2 && moves < 3 * o.size * o.size {
+    let mut passes = 0;
+    let mut moves = Vec::new();
+    while passes < 2 && moves.len() < 3 * o.size * o.size {
         let mv = if color == yomi_color {
             let mv = ask_yomi(&mut yomi, &format!("genmove {color}"))?;
             gg.ask(&format!("play {color} {mv}"))?;
@@ -163,7 +169,7 @@ fn play_game(o: &Options, game: usize) -> Result<(f64, f64, usize), Box<dyn Erro
             0
         };
         color = if color == "b" { "w" } else { "b" };
-        moves += 1;
+        moves.push(mv.trim().to_string());
     }
     let theirs = parse_score(&gg.ask("final_score")?)?;
     let ours = parse_score(&ask_yomi(&mut yomi, "final_score")?)?;
@@ -199,7 +205,7 @@ fn run() -> Result<(), Box<dyn Error>> {
     let start = Instant::now();
     let (mut points, mut agree) = (0.0, 0);
     for g in o.offset..o.offset + o.games {
-        let (theirs, ours, moves) = play_game(&o, g)?;
+        let (theirs, ours, record) = play_game(&o, g)?;
         let result = if theirs > 0.0 {
             1.0
         } else if theirs == 0.0 {
@@ -222,9 +228,12 @@ fn run() -> Result<(), Box<dyn Error>> {
             },
             theirs,
             ours,
-            moves,
+            record.len(),
             start.elapsed().as_secs_f64()
         );
+        if o.moves {
+            println!("  moves: {}", record.join(" "));
+        }
     }
     let n = o.games as u64;
     let (lo, hi) = wilson_interval(points, n, 1.96);
