@@ -135,6 +135,16 @@ pub trait Game: Send + Sync + 'static {
     /// implement [`Game::legal_moves_of`] as well. The order must be deterministic.
     fn legal_moves(&self, state: &Self::State, out: &mut Vec<Self::Move>);
 
+    /// Writes the moves a tree search expands at `state` into `out` (cleared first): by
+    /// default every legal move. A game may leave out legal moves that are never worth
+    /// searching (Go leaves out filling one's own single-point true eye, as its playouts
+    /// do), but must keep at least one move whenever [`Game::legal_moves`] has any, and the
+    /// order must be deterministic. Move generation for play, notation and checking stays
+    /// [`Game::legal_moves`].
+    fn search_moves(&self, state: &Self::State, out: &mut Vec<Self::Move>) {
+        self.legal_moves(state, out);
+    }
+
     /// Applies a legal move of the player to move. The fast path: legality is not checked
     /// (use [`Game::play`] for untrusted moves).
     fn apply(&self, state: &mut Self::State, mv: Self::Move);

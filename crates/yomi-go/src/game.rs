@@ -793,6 +793,17 @@ impl Game for GoGame {
         out.push(Vertex::PASS);
     }
 
+    /// The legal moves less the mover's own single-point true eyes ([`Board::is_eye`]),
+    /// which the playouts never fill either; pass always stays. Without this, a search that
+    /// finds every move lost chooses among them at random and fills its own eyes, killing
+    /// groups that were alive (seen against GNU Go).
+    fn search_moves(&self, state: &GoState, out: &mut Vec<Vertex>) {
+        self.legal_moves(state, out);
+        let b = &state.board;
+        let c = b.to_move();
+        out.retain(|&v| v.is_pass() || !b.is_eye(v.index(), c));
+    }
+
     #[inline]
     fn apply(&self, state: &mut GoState, mv: Vertex) {
         state.apply_unchecked(mv);
@@ -1020,6 +1031,37 @@ mod tests {
             let f = c as f64 / n as f64;
             assert!((f - 1.0 / 3.0).abs() < 0.03, "{counts:?}");
         }
+    }
+
+    /// A search expands the legal moves less the mover's own true eyes (B4 and A1 here; C5 is
+    /// a false eye and stays), so that UCT cannot fill them when every move looks lost; an
+    /// MCTS search from here has exactly those at its root.
+    #[test]
+    fn search_moves_leave_out_own_true_eyes() {
+        use yomi_core::search::mcts::{Mcts, MctsParams};
+        use yomi_core::search::Budget;
+        let game = GoGame::new(5).unwrap();
+        let s = game
+            .parse_state("XX.X./X.XOO/XXXO./XXXOO/.X.O. b - 0")
+            .unwrap();
+        let names = |moves: &[Vertex]| {
+            let mut v: Vec<String> = moves.iter().map(|m| m.to_gtp(5)).collect();
+            v.sort();
+            v
+        };
+        let mut legal = Vec::new();
+        game.legal_moves(&s, &mut legal);
+        assert_eq!(names(&legal), ["A1", "B4", "C1", "C5", "E5", "pass"]);
+        let mut search = Vec::new();
+        game.search_moves(&s, &mut search);
+        assert_eq!(names(&search), ["C1", "C5", "E5", "pass"]);
+        let params = MctsParams {
+            budget: Budget::iterations(300),
+            ..MctsParams::default()
+        };
+        let result = Mcts::uct(params, 5).search(&game, &s);
+        let root: Vec<Vertex> = result.children.iter().map(|c| c.mv).collect();
+        assert_eq!(names(&root), names(&search));
     }
 
     /// Boards above 9×9 keep the draw without replacement from `buf` (the candidate bit

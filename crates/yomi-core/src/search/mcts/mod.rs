@@ -316,7 +316,7 @@ where
                 return;
             }
             Turn::Player(p) => {
-                game.legal_moves(state, &mut self.moves);
+                game.search_moves(state, &mut self.moves);
                 self.push_edges(game, state, p);
                 let n = &mut self.tree.nodes[node as usize];
                 n.mover = if self.moves.is_empty() { TERMINAL } else { p.0 };
