@@ -7,6 +7,7 @@ use clap::{Args, Subcommand};
 use yomi_go::gtp::{GtpConfig, GtpEngine};
 use yomi_go::Scoring;
 
+use crate::commands::emit;
 use crate::error::usage;
 
 /// Arguments of `yomi go`.
@@ -359,5 +360,21 @@ fn yose_score(a: ScoreArgs) -> anyhow::Result<()> {
         md.push_str(yomi_go::yose_score::PAPER_TABLE);
         std::fs::write(path, md)?;
     }
+    Ok(())
+}
+
+/// The figures `yomi bench go:N` adds to the common ones, `secs` seconds each: light
+/// playouts from the empty board to two passes (one thread, per CPU second, as libEGO
+/// measures them; see `benches/peers/libego`) and two-board difference-game playouts.
+pub fn print_figures(size: usize, secs: f64, seed: u64) -> anyhow::Result<()> {
+    let game = yomi_go::GoGame::new(size)?;
+    let secs = std::time::Duration::from_secs_f64(secs);
+    let light = yomi_go::bench::light_playouts(&game, secs, seed);
+    emit(&format!("{light}\n"))?;
+    let root = yomi_core::Game::initial_state(&game);
+    emit(&format!(
+        "{}\n",
+        yomi_go::diff::diff_playouts(&game, &root, secs, seed)
+    ))?;
     Ok(())
 }

@@ -56,13 +56,18 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Match(args) => args.game.clone().dispatch(args),
         Command::Tournament(args) => commands::tournament::run(args),
         Command::Bench(args) => {
-            // TUBSTAP adds the paper's figures (one DLMC turn) to the common ones.
-            let extra = match &args.game {
-                games::GameChoice::Tubstap(game) => Some(game.clone()),
-                _ => None,
-            };
-            args.game.clone().dispatch(args)?;
-            extra.map_or(Ok(()), |game| tubstap::print_figures(&game))
+            // TUBSTAP adds the paper's figures (one DLMC turn) to the common ones, Go its
+            // light and two-board playouts.
+            let game = args.game.clone();
+            // The same playout time as the common random-playout figure.
+            let secs = if args.quick { 0.05 } else { args.time };
+            let seed = args.seed;
+            game.clone().dispatch(args)?;
+            match game {
+                games::GameChoice::Tubstap(game) => tubstap::print_figures(&game),
+                games::GameChoice::Go(n) => go::print_figures(n as usize, secs, seed),
+                _ => Ok(()),
+            }
         }
         Command::Report(args) => commands::report::run(args),
         Command::Ggp(args) => ggp::run(args),

@@ -337,3 +337,20 @@ fn bench_prints_one_figure_per_line() {
     assert!(lines[0].contains("playouts/s"));
     assert!(lines[3].contains("2 threads"), "{}", lines[3]);
 }
+
+#[test]
+fn bench_go_adds_light_and_two_board_playouts() {
+    let r = yomi(&["bench", "go:5", "--quick", "--threads", "2"]);
+    r.ok();
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines.len(), 6, "{}", r.stdout);
+    assert!(
+        lines[4].starts_with("go-5x5 light playouts"),
+        "{}",
+        lines[4]
+    );
+    assert!(lines[5].contains("two-board"), "{}", lines[5]);
+    for line in &lines[4..] {
+        assert!(line.ends_with(" playouts/s"), "{line}");
+    }
+}
