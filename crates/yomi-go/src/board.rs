@@ -603,10 +603,17 @@ impl Board {
     /// case (an empty neighbour).
     #[inline(always)]
     pub fn playout_candidate(&self, p: usize, c: Color, suicide: bool) -> bool {
-        let n = self.nbr_counts(p);
-        if n & NB_EMPTY_MASK != 0 {
+        if self.nbr_counts(p) & NB_EMPTY_MASK != 0 {
             return true;
         }
+        self.playout_candidate_without_empty_nbr(p, c, suicide)
+    }
+
+    /// [`Board::playout_candidate`] for a point without an empty neighbour; out of line, so
+    /// that the playout sampler's loop does not set up for it on every move.
+    #[inline(never)]
+    fn playout_candidate_without_empty_nbr(&self, p: usize, c: Color, suicide: bool) -> bool {
+        let n = self.nbr_counts(p);
         let cc = c as u8;
         if p == self.ko as usize && cc == self.to_move {
             return false;
