@@ -532,27 +532,7 @@ impl Board {
             let opp = (self.nbr_counts(p) >> NB_SHIFT[o as usize]) & 0xF;
             return opp < 4;
         }
-        let e01 = (roots[0] == roots[1]) as u16;
-        let e02 = (roots[0] == roots[2]) as u16;
-        let e03 = (roots[0] == roots[3]) as u16;
-        let e12 = (roots[1] == roots[2]) as u16;
-        let e13 = (roots[1] == roots[3]) as u16;
-        let e23 = (roots[2] == roots[3]) as u16;
-        let adj = [
-            1 + e01 + e02 + e03,
-            1 + e01 + e12 + e13,
-            1 + e02 + e12 + e23,
-            1 + e03 + e13 + e23,
-        ];
-        let (mut captures, mut lives, mut own) = (false, false, false);
-        for i in 0..4 {
-            let k = self.raw(ns[i]);
-            let at_p = libs[i] == adj[i];
-            captures |= k == o && at_p;
-            lives |= k == c && !at_p;
-            own |= k == c;
-        }
-        captures || lives || (suicide && own)
+        self.legal_from_roots(p, c, &roots, suicide)
     }
 
     /// Whether the side `c` may play at `p` by the board rules: `p` empty, not the ko point
@@ -701,8 +681,16 @@ impl Board {
     /// reduces to "has an own neighbour"), computed with no data-dependent branch.
     #[inline(always)]
     fn legal_closed(&self, p: usize, c: u8, suicide: bool) -> bool {
-        let roots = self.nbrs(p).map(|q| self.root(q));
-        let at_p = self.at_p_mask(&roots);
+        self.legal_from_roots(p, c, &self.nbrs(p).map(|q| self.root(q)), suicide)
+    }
+
+    /// The liberty test of a point whose neighbours are all stones or border, from the
+    /// neighbours' chain roots: legal when it captures (an opponent chain whose only liberty
+    /// is `p`) or joins an own chain that keeps another liberty, or, with `suicide`, when it
+    /// has an own neighbour. No data-dependent branch.
+    #[inline(always)]
+    fn legal_from_roots(&self, p: usize, c: u8, roots: &[usize; 4], suicide: bool) -> bool {
+        let at_p = self.at_p_mask(roots);
         let own = self.nbr_mask(p, c);
         let opp = self.nbr_mask(p, 3 - c);
         ((opp & at_p) | (own & !at_p) != 0) | (suicide & (own != 0))
@@ -1410,13 +1398,7 @@ mod tests {
             for _ in 0..6 {
                 let mut b = Board::new(size);
                 for _ in 0..size * size * 3 {
-                    let c = b.to_move();
-                    let cands: Vec<usize> = b
-                        .empty_points()
-                        .iter()
-                        .map(|&p| p as usize)
-                        .filter(|&p| b.is_legal(p, c, false) && !b.is_eye(p, c))
-                        .collect();
+                    let cands = light_candidates(&b);
                     if cands.is_empty() {
                         // The counting shortcut agrees with the flood fill.
                         assert_eq!(b.area_score(), b.area_score_flood(), "area score");
@@ -1469,16 +1451,21 @@ mod tests {
         assert_eq!((a.edge_diag, a.nbr_sel), (b.edge_diag, b.nbr_sel));
     }
 
+    /// The light-playout candidates of the side to move by the per-point tests: legal (no
+    /// suicide) and not its own single-point eye.
+    fn light_candidates(b: &Board) -> Vec<usize> {
+        let c = b.to_move();
+        b.empty_points()
+            .iter()
+            .map(|&p| p as usize)
+            .filter(|&p| b.is_legal(p, c, false) && !b.is_eye(p, c))
+            .collect()
+    }
+
     /// Plays up to `moves` random light-playout moves (passing when there is none).
     fn play_randomly(b: &mut Board, moves: usize, rng: &mut yomi_core::Rng) {
         for _ in 0..moves {
-            let c = b.to_move();
-            let cands: Vec<usize> = b
-                .empty_points()
-                .iter()
-                .map(|&p| p as usize)
-                .filter(|&p| b.is_legal(p, c, false) && !b.is_eye(p, c))
-                .collect();
+            let cands = light_candidates(b);
             if cands.is_empty() {
                 b.pass();
             } else {
