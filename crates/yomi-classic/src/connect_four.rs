@@ -44,7 +44,8 @@ use std::sync::Arc;
 use yomi_core::registry::AgentRegistry;
 use yomi_core::search::Evaluator;
 use yomi_core::{
-    Game, GameFacts, NotationError, Player, Rewards, Rng, TensorGame, TensorShape, Turn,
+    ActionSpace, Game, GameFacts, NotationError, Player, Rewards, Rng, TensorGame, TensorShape,
+    Turn,
 };
 
 use crate::error::PositionError;
@@ -666,6 +667,17 @@ pub fn registry() -> AgentRegistry<ConnectFour> {
     r
 }
 
+impl ActionSpace for ConnectFour {
+    /// One output per column.
+    fn num_actions(&self) -> usize {
+        WIDTH
+    }
+
+    fn action_index(&self, _state: &ConnectFourState, mv: Column) -> usize {
+        mv.index() as usize
+    }
+}
+
 impl TensorGame for ConnectFour {
     /// Two planes, 6 rows × 7 columns (row 0 at the bottom): the discs of `perspective`,
     /// then the opponent's.
@@ -675,11 +687,6 @@ impl TensorGame for ConnectFour {
             height: HEIGHT,
             width: WIDTH,
         }
-    }
-
-    /// One output per column.
-    fn policy_size(&self) -> usize {
-        WIDTH
     }
 
     fn encode(&self, state: &ConnectFourState, perspective: Player, out: &mut [f32]) {
@@ -693,9 +700,5 @@ impl TensorGame for ConnectFour {
                 out[shape.offset(1, row, column)] = (theirs & bit != 0) as u8 as f32;
             }
         }
-    }
-
-    fn move_index(&self, _state: &ConnectFourState, mv: Column) -> usize {
-        mv.index() as usize
     }
 }

@@ -29,7 +29,8 @@ use std::sync::Arc;
 use yomi_core::registry::AgentRegistry;
 use yomi_core::search::Evaluator;
 use yomi_core::{
-    Game, GameFacts, NotationError, Player, Rewards, Rng, TensorGame, TensorShape, Turn,
+    ActionSpace, Game, GameFacts, NotationError, Player, Rewards, Rng, TensorGame, TensorShape,
+    Turn,
 };
 
 use crate::error::PositionError;
@@ -456,6 +457,17 @@ pub fn registry() -> AgentRegistry<TicTacToe> {
     r
 }
 
+impl ActionSpace for TicTacToe {
+    /// One output per cell.
+    fn num_actions(&self) -> usize {
+        9
+    }
+
+    fn action_index(&self, _state: &TicTacToeState, mv: Cell) -> usize {
+        mv.index() as usize
+    }
+}
+
 impl TensorGame for TicTacToe {
     /// Two planes, 3×3: the cells of `perspective`, then the opponent's.
     fn tensor_shape(&self) -> TensorShape {
@@ -464,11 +476,6 @@ impl TensorGame for TicTacToe {
             height: 3,
             width: 3,
         }
-    }
-
-    /// One output per cell.
-    fn policy_size(&self) -> usize {
-        9
     }
 
     fn encode(&self, state: &TicTacToeState, perspective: Player, out: &mut [f32]) {
@@ -481,9 +488,5 @@ impl TensorGame for TicTacToe {
             out[i] = (mine >> i & 1) as f32;
             out[9 + i] = (theirs >> i & 1) as f32;
         }
-    }
-
-    fn move_index(&self, _state: &TicTacToeState, mv: Cell) -> usize {
-        mv.index() as usize
     }
 }

@@ -57,6 +57,43 @@ pub trait Agent<G: Game>: Send {
     fn observe(&mut self, game: &G, before: &G::State, played: Played<'_, G::Move>) {
         let _ = (game, before, played);
     }
+
+    /// Searches `state` for `player` as [`Agent::select_move`] would, and reports what the
+    /// search thinks of each move (for analysis views and the Python API), or `None` for
+    /// agents that keep no per-move statistics. The default returns `None`.
+    fn analyse(&mut self, game: &G, state: &G::State, player: Player) -> Option<Analysis<G::Move>> {
+        let _ = (game, state, player);
+        None
+    }
+}
+
+/// What a search thought of one position, from the searching player's point of view.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis<M> {
+    /// One entry per root move the search considered, in the game's move order.
+    pub moves: Vec<MoveAnalysis<M>>,
+    /// The principal variation (most visited line), starting with the searching player's
+    /// move; may be shorter than the game or empty.
+    pub pv: Vec<M>,
+    /// The root's value in `[0, 1]` for the searching player (mean over all visits).
+    pub value: Option<f64>,
+    /// Iterations run.
+    pub iterations: u64,
+    /// Wall-clock time of the search.
+    pub elapsed: std::time::Duration,
+}
+
+/// A root move's statistics in an [`Analysis`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveAnalysis<M> {
+    /// The move.
+    pub mv: M,
+    /// Visits through it.
+    pub visits: u64,
+    /// Mean value in `[0, 1]` for the searching player, or `None` before any visit.
+    pub value: Option<f64>,
+    /// The prior the search gave it (uniform without a prior).
+    pub prior: f32,
 }
 
 impl<G: Game> Agent<G> for Box<dyn Agent<G>> {
@@ -73,6 +110,9 @@ impl<G: Game> Agent<G> for Box<dyn Agent<G>> {
     }
     fn observe(&mut self, game: &G, before: &G::State, played: Played<'_, G::Move>) {
         (**self).observe(game, before, played)
+    }
+    fn analyse(&mut self, game: &G, state: &G::State, player: Player) -> Option<Analysis<G::Move>> {
+        (**self).analyse(game, state, player)
     }
 }
 

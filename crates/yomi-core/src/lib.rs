@@ -32,8 +32,8 @@ pub mod search;
 pub mod spec;
 pub mod testing;
 
-pub use agent::{Agent, AgentError, Played};
-pub use encoding::{TensorGame, TensorShape};
+pub use agent::{Agent, AgentError, Analysis, MoveAnalysis, Played};
+pub use encoding::{ActionSpace, TensorGame, TensorShape};
 pub use game::{Dynamics, Game, GameFacts, Information, Turn, Utility};
 pub use notation::{IllegalMove, NotationError};
 pub use player::{Player, Rewards, MAX_PLAYERS};

@@ -16,7 +16,7 @@
 //! state, as the trait asks); the encoding of a set-up state shows the mover's ghosts
 //! without colours (hidden 6×6: plane 3) or no own ghosts at all (perfect 6×6).
 
-use yomi_core::{Player, TensorGame, TensorShape};
+use yomi_core::{ActionSpace, Player, TensorGame, TensorShape};
 
 use crate::rules::{bits, Geister, GeisterMove, GeisterState, Variant};
 
@@ -35,6 +35,31 @@ impl Geister {
         for sq in bits(b) {
             let v = self.view(sq, p) as usize;
             out[shape.offset(channel, v / self.width(), v % self.width())] = 1.0;
+        }
+    }
+}
+
+impl ActionSpace for Geister {
+    fn num_actions(&self) -> usize {
+        self.inboard_moves as usize + 2
+    }
+
+    fn action_index(&self, s: &GeisterState, mv: GeisterMove) -> usize {
+        match mv {
+            GeisterMove::Setup(setup) => setup.index().unwrap_or(0),
+            GeisterMove::Step { from, dir } => {
+                let me = s.to_move();
+                let v = self.view(from, me);
+                let d = if me.0 == 0 { dir } else { dir.flip() };
+                let k = self.policy[v as usize][d as usize];
+                if k != crate::rules::OFF {
+                    k as usize
+                } else {
+                    // An escape: left or right exit in the mover's view.
+                    let (x, _) = self.coords(v);
+                    self.inboard_moves as usize + usize::from(x != 0)
+                }
+            }
         }
     }
 }
@@ -58,10 +83,6 @@ impl TensorGame for Geister {
                 width: 5,
             },
         }
-    }
-
-    fn policy_size(&self) -> usize {
-        self.inboard_moves as usize + 2
     }
 
     fn encode(&self, s: &GeisterState, perspective: Player, out: &mut [f32]) {
@@ -120,33 +141,16 @@ impl TensorGame for Geister {
             }
         }
     }
-
-    fn move_index(&self, s: &GeisterState, mv: GeisterMove) -> usize {
-        match mv {
-            GeisterMove::Setup(setup) => setup.index().unwrap_or(0),
-            GeisterMove::Step { from, dir } => {
-                let me = s.to_move();
-                let v = self.view(from, me);
-                let d = if me.0 == 0 { dir } else { dir.flip() };
-                let k = self.policy[v as usize][d as usize];
-                if k != crate::rules::OFF {
-                    k as usize
-                } else {
-                    // An escape: left or right exit in the mover's view.
-                    let (x, _) = self.coords(v);
-                    self.inboard_moves as usize + usize::from(x != 0)
-                }
-            }
-        }
-    }
 }
 
 impl Geister {
     /// The move of the player to move in `s` with policy index `index`, if that index names
-    /// a legal move (the inverse of [`TensorGame::move_index`] on legal moves).
+    /// a legal move (the inverse of [`ActionSpace::action_index`] on legal moves).
     pub fn move_from_index(&self, s: &GeisterState, index: usize) -> Option<GeisterMove> {
         let mut moves = Vec::with_capacity(80);
         yomi_core::Game::legal_moves(self, s, &mut moves);
-        moves.into_iter().find(|&m| self.move_index(s, m) == index)
+        moves
+            .into_iter()
+            .find(|&m| self.action_index(s, m) == index)
     }
 }

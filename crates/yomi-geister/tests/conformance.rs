@@ -3,7 +3,7 @@
 
 use yomi_core::encoding::check_tensor_game;
 use yomi_core::testing::{check_game, Conformance};
-use yomi_core::{Game, Player, Rng, TensorGame};
+use yomi_core::{ActionSpace, Game, Player, Rng, TensorGame};
 use yomi_geister::Geister;
 
 fn cfg(games: usize) -> Conformance {
@@ -36,7 +36,7 @@ fn tensor_encodings_check() {
         (Geister::standard(), 122, 9 * 36),
         (Geister::mini(), 64, 3 * 25),
     ] {
-        assert_eq!(g.policy_size(), policy);
+        assert_eq!(g.num_actions(), policy);
         assert_eq!(g.tensor_shape().len(), len);
         check_tensor_game(&g, 20, 7);
     }

@@ -2,7 +2,7 @@
 //! tournament server's order, ply limits, notation errors and policy indices.
 
 use yomi_core::testing::perft;
-use yomi_core::{Game, NotationError, Player, TensorGame};
+use yomi_core::{ActionSpace, Game, NotationError, Player, TensorGame};
 use yomi_geister::{Geister, GeisterMove, Outcome, Setup, WinReason};
 
 fn state(game: &Geister, text: &str) -> yomi_geister::GeisterState {
@@ -264,7 +264,7 @@ fn policy_indices_are_mirrored_for_the_second_player() {
     // Turned by 180° with the owners swapped, the board is the same: player 1 to move.
     let s1 = state(&game, "B.r..B/....../....../....../....../b..R.b 1 11 -");
     let idx = |s: &yomi_geister::GeisterState, m: &str| {
-        game.move_index(s, game.parse_move(s, m).unwrap())
+        game.action_index(s, game.parse_move(s, m).unwrap())
     };
     assert_eq!(idx(&s0, "00N"), 120);
     assert_eq!(idx(&s0, "50N"), 121);
@@ -287,6 +287,9 @@ fn policy_indices_are_mirrored_for_the_second_player() {
     let mini = Geister::mini();
     let m = mini.initial_state();
     // Rows 0, 1, 2 hold 13 + 18 + 18 in-board moves, (0,3) two more; (1,3) has N, E, W.
-    assert_eq!(mini.move_index(&m, mini.parse_move(&m, "13E").unwrap()), 52);
-    assert_eq!(mini.policy_size(), 64);
+    assert_eq!(
+        mini.action_index(&m, mini.parse_move(&m, "13E").unwrap()),
+        52
+    );
+    assert_eq!(mini.num_actions(), 64);
 }

@@ -105,7 +105,10 @@ impl<G: TensorGame> Expander<G> for NetExpander<G> {
             return;
         }
         let e = self.0.evaluate(game, state, player);
-        let indices: Vec<usize> = slots.iter().map(|s| game.move_index(state, s.mv)).collect();
+        let indices: Vec<usize> = slots
+            .iter()
+            .map(|s| game.action_index(state, s.mv))
+            .collect();
         let mut priors = vec![0.0; slots.len()];
         masked_softmax(&e.logits, &indices, &mut priors);
         for (s, p) in slots.iter_mut().zip(priors) {
@@ -289,7 +292,7 @@ pub fn visit_policy<G: TensorGame>(
         .filter(|c| c.visits > 0)
         .map(|c| {
             (
-                game.move_index(state, c.mv) as u32,
+                game.action_index(state, c.mv) as u32,
                 (c.visits as f64 / total.max(1) as f64) as f32,
             )
         })

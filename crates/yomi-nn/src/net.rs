@@ -86,7 +86,7 @@ impl NetSpec {
             channels: s.channels,
             height: s.height,
             width: s.width,
-            policy_size: game.policy_size(),
+            policy_size: game.num_actions(),
         }
     }
 

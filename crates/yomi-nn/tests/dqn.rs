@@ -3,7 +3,7 @@
 //! illegal choices, and a run stopped after a cycle resumes exactly.
 
 use yomi_classic::TicTacToe;
-use yomi_core::{Game, TensorGame};
+use yomi_core::{ActionSpace, Game, TensorGame};
 use yomi_nn::dqn::{
     evaluate_vs_random, DqnConfig, DqnTrainer, QNet, QNetConfig, QNetSpec, TransitionBuffer,
 };
@@ -197,7 +197,7 @@ fn geister_mini_shapes_fit_the_paper() {
     let game = yomi_geister::Geister::mini();
     let s = game.tensor_shape();
     assert_eq!(
-        (s.channels, s.height, s.width, game.policy_size()),
+        (s.channels, s.height, s.width, game.num_actions()),
         (3, 5, 5, 64)
     );
 }

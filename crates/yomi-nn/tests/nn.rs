@@ -5,7 +5,7 @@ use burn::module::Module;
 use burn::tensor::{Device, Tensor, TensorData};
 use yomi_classic::{ConnectFour, TicTacToe};
 use yomi_core::search::mcts::{EdgeSlot, Expander, LeafEvaluator};
-use yomi_core::{Game, Player, Rng, TensorGame};
+use yomi_core::{ActionSpace, Game, Player, Rng, TensorGame};
 use yomi_nn::az::{masked_softmax, register_az, NetExpander, NetLeaf};
 use yomi_nn::learner::Learner;
 use yomi_nn::net::build_seeded;
@@ -68,7 +68,7 @@ fn output_shapes_and_value_range() {
         game.apply(&mut state, moves[k]);
     }
     let (logits, values) = net.infer(&spec, &input, 3);
-    assert_eq!(logits.len(), 3 * game.policy_size());
+    assert_eq!(logits.len(), 3 * game.num_actions());
     assert_eq!(values.len(), 3);
     assert!(values.iter().all(|v| (-1.0..=1.0).contains(v)));
     assert!(logits.iter().all(|v| v.is_finite()));

@@ -102,7 +102,7 @@ impl<M: Copy> LegalSet<M> {
         self.indices.clear();
         self.mask.fill(0);
         for &mv in &self.moves {
-            let i = game.move_index(state, mv);
+            let i = game.action_index(state, mv);
             self.indices.push(i as u32);
             self.mask[i / 64] |= 1 << (i % 64);
         }

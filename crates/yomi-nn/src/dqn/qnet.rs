@@ -46,7 +46,7 @@ impl QNetSpec {
             channels: s.channels,
             height: s.height,
             width: s.width,
-            policy_size: game.policy_size(),
+            policy_size: game.num_actions(),
         }
     }
 

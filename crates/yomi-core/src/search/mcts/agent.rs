@@ -1,7 +1,7 @@
 //! [`MctsAgent`]: an [`Agent`] that plays by [`Mcts`], keeping its trees between moves.
 
 use super::{Expander, LeafEvaluator, Mcts, Selection};
-use crate::agent::{Agent, AgentError, Played};
+use crate::agent::{Agent, AgentError, Analysis, MoveAnalysis, Played};
 use crate::game::Game;
 use crate::player::Player;
 
@@ -51,5 +51,25 @@ where
 
     fn observe(&mut self, game: &G, before: &G::State, played: Played<'_, G::Move>) {
         self.mcts.advance(game, before, played);
+    }
+
+    fn analyse(&mut self, game: &G, state: &G::State, player: Player) -> Option<Analysis<G::Move>> {
+        let result = self.mcts.search_for(game, state, player);
+        Some(Analysis {
+            value: result.root_value(),
+            moves: result
+                .children
+                .iter()
+                .map(|c| MoveAnalysis {
+                    mv: c.mv,
+                    visits: c.visits,
+                    value: c.mean(),
+                    prior: c.prior,
+                })
+                .collect(),
+            pv: self.mcts.principal_variation(32),
+            iterations: result.iterations,
+            elapsed: result.elapsed,
+        })
     }
 }

@@ -235,6 +235,35 @@ where
             .collect()
     }
 
+    /// The principal variation: from the root, the most visited edge of each sequential
+    /// node, up to `max_len` moves (it stops at a simultaneous or unexpanded node).
+    pub fn principal_variation(&self, max_len: usize) -> Vec<G::Move> {
+        let mut pv = Vec::new();
+        let mut node = 0u32;
+        while pv.len() < max_len {
+            let Some(n) = self.tree.nodes.get(node as usize) else {
+                break;
+            };
+            if matches!(n.mover, UNEXPANDED | TERMINAL | SIMULTANEOUS) {
+                break;
+            }
+            let best = self
+                .tree
+                .edge_range(node)
+                .filter(|&i| self.tree.edges[i].visits > 0)
+                .max_by_key(|&i| self.tree.edges[i].visits);
+            let Some(i) = best else {
+                break;
+            };
+            pv.push(self.tree.moves[i]);
+            node = self.tree.edges[i].child;
+            if node == NONE {
+                break;
+            }
+        }
+        pv
+    }
+
     /// Moves the root along the moves played from the current root state, keeping the
     /// subtree (tree reuse). Forgets the tree when the moves are not in it.
     pub fn advance(&mut self, game: &G, before: &G::State, played: Played<'_, G::Move>) {
@@ -833,6 +862,15 @@ where
     /// The move `params.final_move` picks from `result`.
     pub fn choose(&mut self, result: &SearchResult<G::Move>) -> Option<G::Move> {
         result.choose(self.params.final_move, &mut self.rng)
+    }
+
+    /// The principal variation of the first worker's tree after the last search (see
+    /// [`Worker::principal_variation`]); with determinizations, that of the last one
+    /// searched.
+    pub fn principal_variation(&self, max_len: usize) -> Vec<G::Move> {
+        self.workers
+            .first()
+            .map_or_else(Vec::new, |w| w.principal_variation(max_len))
     }
 
     /// Tells every worker about moves played from `before` (tree reuse).
