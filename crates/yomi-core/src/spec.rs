@@ -3,6 +3,12 @@
 //! [`AgentSpec`] parses the text; [`SpecParams`] hands out typed parameters and remembers
 //! which keys were read, so that [`SpecParams::finish`] can reject typos with the list of
 //! accepted keys.
+//!
+//! Parameters that every agent reads the same way have explicit ranges ([`PARAM_RANGES`]),
+//! checked by [`SpecParams::get`] and [`SpecParams::get_opt`] before the value is used:
+//! `threads` at most [`MAX_THREADS`], `time` (seconds) finite and at most
+//! [`MAX_SECONDS`]. A value outside its range is a [`SpecError::BadValue`] that names the
+//! range, never a panic or an allocation failure further on.
 
 use std::fmt;
 use std::str::FromStr;
@@ -51,6 +57,41 @@ pub enum SpecError {
         expected: String,
     },
 }
+
+/// The most threads an agent may ask for (`threads=`).
+pub const MAX_THREADS: u64 = 1024;
+
+/// The most seconds a time parameter (`time=`) may give (about 11.6 days).
+pub const MAX_SECONDS: f64 = 1e6;
+
+/// A numeric range a parameter must lie in whatever agent reads it.
+#[derive(Clone, Copy, Debug)]
+pub struct ParamRange {
+    /// The key.
+    pub key: &'static str,
+    /// Smallest value accepted.
+    pub min: f64,
+    /// Largest value accepted.
+    pub max: f64,
+    /// What is accepted, for the error message.
+    pub expected: &'static str,
+}
+
+/// The explicit ranges of the parameters shared by agents (checked before parsing).
+pub const PARAM_RANGES: &[ParamRange] = &[
+    ParamRange {
+        key: "threads",
+        min: 0.0,
+        max: MAX_THREADS as f64,
+        expected: "a positive integer of at most 1024",
+    },
+    ParamRange {
+        key: "time",
+        min: 0.0,
+        max: MAX_SECONDS,
+        expected: "a positive number of seconds of at most 1000000",
+    },
+];
 
 /// A parsed spec string.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -180,7 +221,10 @@ impl<'a> SpecParams<'a> {
     ) -> Result<T, SpecError> {
         match self.raw(key) {
             None => Ok(default),
-            Some(v) => v.parse().map_err(|_| self.bad(key, v, expected)),
+            Some(v) => {
+                self.check_range(key, v)?;
+                v.parse().map_err(|_| self.bad(key, v, expected))
+            }
         }
     }
 
@@ -195,7 +239,23 @@ impl<'a> SpecParams<'a> {
     ) -> Result<Option<T>, SpecError> {
         match self.raw(key) {
             None => Ok(None),
-            Some(v) => v.parse().map(Some).map_err(|_| self.bad(key, v, expected)),
+            Some(v) => {
+                self.check_range(key, v)?;
+                v.parse().map(Some).map_err(|_| self.bad(key, v, expected))
+            }
+        }
+    }
+
+    /// Checks `value` against the range of `key` in [`PARAM_RANGES`], if it has one.
+    fn check_range(&self, key: &str, value: &str) -> Result<(), SpecError> {
+        let Some(range) = PARAM_RANGES.iter().find(|r| r.key == key) else {
+            return Ok(());
+        };
+        match value.trim().parse::<f64>() {
+            Ok(x) if x.is_finite() && (range.min..=range.max).contains(&x) => Ok(()),
+            // Not a number at all: the caller's parse reports it with its own words.
+            Err(_) => Ok(()),
+            Ok(_) => Err(self.bad(key, value, range.expected)),
         }
     }
 
@@ -268,6 +328,46 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn threads_and_time_have_explicit_ranges() {
+        let docs = [
+            ParamDoc {
+                key: "threads",
+                default: "1",
+                help: "threads",
+            },
+            ParamDoc {
+                key: "time",
+                default: "",
+                help: "seconds",
+            },
+        ];
+        for bad in ["threads=65536", "threads=4294967296", "threads=1e30"] {
+            let s: AgentSpec = format!("mcts:{bad}").parse().unwrap();
+            let mut p = SpecParams::new(&s, &docs);
+            let e = p
+                .get::<usize>("threads", 1, "a positive integer")
+                .unwrap_err();
+            assert!(e.to_string().contains("at most 1024"), "{bad}: {e}");
+        }
+        for bad in [
+            "time=1e300",
+            "time=inf",
+            "time=NaN",
+            "time=-1",
+            "time=1000001",
+        ] {
+            let s: AgentSpec = format!("mcts:{bad}").parse().unwrap();
+            let mut p = SpecParams::new(&s, &docs);
+            let e = p.get_opt::<f64>("time", "seconds").unwrap_err();
+            assert!(e.to_string().contains("at most 1000000"), "{bad}: {e}");
+        }
+        let s: AgentSpec = "mcts:threads=1024,time=0.5".parse().unwrap();
+        let mut p = SpecParams::new(&s, &docs);
+        assert_eq!(p.get::<usize>("threads", 1, "int").unwrap(), 1024);
+        assert_eq!(p.get_opt::<f64>("time", "s").unwrap(), Some(0.5));
     }
 
     #[test]

@@ -5,6 +5,11 @@
 //! pointed at an existing file reads the finished games back ([`RecordLog::open`]) and
 //! plays only the rest; a partial last line (the process died while writing it) is cut
 //! off before new lines are appended.
+//!
+//! A run holds an advisory lock on its records file (`flock` on Unix, `LockFileEx` on
+//! Windows, through the `fs4` crate) from before it reads the file until it ends, so a
+//! second run on the same file is refused at once with [`ArenaError::Io`] (its message
+//! says the file is in use) instead of interleaving its lines with the first one's.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -170,48 +175,102 @@ fn parse_complete_lines(path: &Path, bytes: &[u8]) -> Result<(Vec<GameRecord>, u
 /// A records file open for appending, shared by the threads of a run.
 ///
 /// Each [`RecordLog::append`] writes one line and flushes it under a mutex, so lines never
-/// interleave and a finished game is on disk before the next one is reported.
+/// interleave and a finished game is on disk before the next one is reported. The file is
+/// locked (an advisory, exclusive lock) for as long as the log lives, so two runs never
+/// write one file.
 #[derive(Debug)]
 pub struct RecordLog {
     path: PathBuf,
     file: Mutex<File>,
 }
 
+/// The message of the error that refuses a second writer.
+pub const LOCKED_MESSAGE: &str = "another run is writing this records file (it is locked); \
+     wait for that run to finish or give another output file";
+
 impl RecordLog {
-    /// Opens (or creates) the records file at `path` for a run that resumes it: reads the
-    /// complete records already there, cuts off a partial last line, and positions new
-    /// writes at the end. Returns the log and the records found, in file order.
+    /// Opens (or creates) the records file at `path` and locks it for this run, without
+    /// changing it; read it with [`RecordLog::read`] and call [`RecordLog::prepare`]
+    /// before appending.
     ///
     /// # Errors
-    /// [`ArenaError::Io`] when the file cannot be opened, read or truncated;
-    /// [`ArenaError::BadRecord`] for a complete line that is not a record.
-    pub fn open(path: &Path) -> Result<(Self, Vec<GameRecord>), ArenaError> {
+    /// [`ArenaError::Io`] when the file cannot be opened, or when another run holds its
+    /// lock (the message is [`LOCKED_MESSAGE`]).
+    pub fn lock(path: &Path) -> Result<Self, ArenaError> {
         let io = |e| ArenaError::io(path, e);
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(io)?;
         }
-        let mut file = OpenOptions::new()
+        let file = OpenOptions::new()
             .read(true)
             .write(true)
             .create(true)
             .truncate(false)
             .open(path)
             .map_err(io)?;
+        match fs4::fs_std::FileExt::try_lock_exclusive(&file) {
+            Ok(true) => {}
+            Ok(false) => {
+                return Err(io(std::io::Error::new(
+                    std::io::ErrorKind::WouldBlock,
+                    LOCKED_MESSAGE,
+                )))
+            }
+            Err(e) => return Err(io(e)),
+        }
+        Ok(RecordLog {
+            path: path.to_path_buf(),
+            file: Mutex::new(file),
+        })
+    }
+
+    /// The complete records of the locked file, in file order (a partial last line is
+    /// ignored).
+    ///
+    /// # Errors
+    /// [`ArenaError::Io`] when reading fails; [`ArenaError::BadRecord`] for a complete
+    /// line that is not a record.
+    pub fn read(&self) -> Result<Vec<GameRecord>, ArenaError> {
+        let io = |e| ArenaError::io(&self.path, e);
+        let mut file = self.file.lock().unwrap_or_else(|p| p.into_inner());
+        file.seek(SeekFrom::Start(0)).map_err(io)?;
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes).map_err(io)?;
-        let (records, complete) = parse_complete_lines(path, &bytes)?;
+        Ok(parse_complete_lines(&self.path, &bytes)?.0)
+    }
+
+    /// Readies the locked file for appending: cuts off a partial last line and positions
+    /// writes at the end. Returns the complete records, in file order.
+    ///
+    /// # Errors
+    /// As [`RecordLog::read`], and [`ArenaError::Io`] when truncating fails.
+    pub fn prepare(&self) -> Result<Vec<GameRecord>, ArenaError> {
+        let io = |e| ArenaError::io(&self.path, e);
+        let mut file = self.file.lock().unwrap_or_else(|p| p.into_inner());
+        file.seek(SeekFrom::Start(0)).map_err(io)?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).map_err(io)?;
+        let (records, complete) = parse_complete_lines(&self.path, &bytes)?;
         if complete < bytes.len() {
             file.set_len(complete as u64).map_err(io)?;
             file.sync_data().map_err(io)?;
         }
         file.seek(SeekFrom::Start(complete as u64)).map_err(io)?;
-        Ok((
-            RecordLog {
-                path: path.to_path_buf(),
-                file: Mutex::new(file),
-            },
-            records,
-        ))
+        Ok(records)
+    }
+
+    /// Opens (or creates) the records file at `path` for a run that resumes it: locks it
+    /// ([`RecordLog::lock`]), reads the complete records already there, cuts off a partial
+    /// last line, and positions new writes at the end. Returns the log and the records
+    /// found, in file order.
+    ///
+    /// # Errors
+    /// [`ArenaError::Io`] when the file cannot be opened, read or truncated, or is locked
+    /// by another run; [`ArenaError::BadRecord`] for a complete line that is not a record.
+    pub fn open(path: &Path) -> Result<(Self, Vec<GameRecord>), ArenaError> {
+        let log = RecordLog::lock(path)?;
+        let records = log.prepare()?;
+        Ok((log, records))
     }
 
     /// The file's path.

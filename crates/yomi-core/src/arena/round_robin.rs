@@ -1,7 +1,7 @@
 //! Matches and round robins: the configuration, the schedule of games, running them in
 //! parallel with resumable records, and the result.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::play::play_game;
-use super::records::{read_records, setup_fingerprint, GameRecord, RecordLog};
+use super::records::{setup_fingerprint, GameRecord, RecordLog};
 use super::stats::{CrossTable, Standings, Wdl};
 use super::table::TableFormat;
 use super::ArenaError;
@@ -28,8 +28,36 @@ pub const DEFAULT_GAMES: usize = 100;
 /// is given.
 pub const DEFAULT_TURN_LIMIT: usize = 10_000;
 
+/// The most games per pairing a configuration may ask for. Seeds keep games apart only
+/// below 2³², and every record of a run is kept in memory, so this is far above any run
+/// that can finish and far below what breaks.
+pub const MAX_GAMES: usize = 100_000_000;
+
+/// The most worker threads a configuration may ask for.
+pub const MAX_THREADS: usize = 1024;
+
 fn default_games() -> usize {
     DEFAULT_GAMES
+}
+
+fn games_in_range<'de, D: serde::Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
+    let games = usize::deserialize(d)?;
+    if games > MAX_GAMES {
+        return Err(serde::de::Error::custom(format!(
+            "games = {games}: at most {MAX_GAMES} games per pairing"
+        )));
+    }
+    Ok(games)
+}
+
+fn threads_in_range<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<usize>, D::Error> {
+    let threads = Option::<usize>::deserialize(d)?;
+    if let Some(t) = threads.filter(|&t| t > MAX_THREADS) {
+        return Err(serde::de::Error::custom(format!(
+            "threads = {t}: at most {MAX_THREADS} threads"
+        )));
+    }
+    Ok(threads)
 }
 
 /// A match or round robin between agents given by spec strings.
@@ -59,15 +87,15 @@ fn default_games() -> usize {
 pub struct RoundRobin {
     /// The agents' spec strings (`mcts:iters=1000`), at least one, no two the same.
     pub agents: Vec<String>,
-    /// Games per pairing (default [`DEFAULT_GAMES`]).
-    #[serde(default = "default_games")]
+    /// Games per pairing (default [`DEFAULT_GAMES`], at most [`MAX_GAMES`]).
+    #[serde(default = "default_games", deserialize_with = "games_in_range")]
     pub games: usize,
     /// The seed every game's seed derives from (default 0).
     #[serde(default)]
     pub seed: u64,
-    /// Worker threads; `None` or 0 uses every core. Use 1 for `human` agents (forced when
-    /// an agent is `human`).
-    #[serde(default)]
+    /// Worker threads; `None` or 0 uses every core (at most [`MAX_THREADS`]). Use 1 for
+    /// `human` agents (forced when an agent is `human`).
+    #[serde(default, deserialize_with = "threads_in_range")]
     pub threads: Option<usize>,
     /// Turns after which a game is stopped and scored by [`Game::returns`] of the state
     /// reached. Default: the game's [`crate::GameFacts::max_turns`], else
@@ -180,28 +208,69 @@ impl RoundRobin {
         Ok(out)
     }
 
-    /// The games this configuration plays for a game of `players` players, in pairing
-    /// order (see the [type documentation](RoundRobin) for the rules).
-    pub fn schedule(&self, players: usize) -> Vec<ScheduledGame> {
+    /// Checks the numbers of the configuration: games per pairing at most [`MAX_GAMES`],
+    /// threads at most [`MAX_THREADS`].
+    ///
+    /// # Errors
+    /// [`ArenaError::Config`] naming the number and its range.
+    pub fn check_numbers(&self) -> Result<(), ArenaError> {
+        if self.games > MAX_GAMES {
+            return Err(ArenaError::Config(format!(
+                "{} games per pairing: at most {MAX_GAMES} are allowed",
+                self.games
+            )));
+        }
+        if let Some(t) = self.threads.filter(|&t| t > MAX_THREADS) {
+            return Err(ArenaError::Config(format!(
+                "{t} threads: at most {MAX_THREADS} are allowed (0 uses every core)"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The pairings (groups of agent indices) for a game of `players` players.
+    fn groups(&self, players: usize) -> Vec<Vec<usize>> {
         let k = self.agents.len();
-        let groups: Vec<Vec<usize>> = if players == 0 || k == 0 {
+        if players == 0 || k == 0 {
             Vec::new()
         } else if k >= players {
             combinations_colex(k, players)
         } else {
             vec![(0..k).collect()]
-        };
-        let mut out = Vec::with_capacity(groups.len() * self.games);
+        }
+    }
+
+    /// Game `index` of pairing `pairing`, whose agents are `group`.
+    fn scheduled(
+        &self,
+        pairing: usize,
+        index: usize,
+        group: &[usize],
+        players: usize,
+    ) -> ScheduledGame {
+        let m = group.len();
+        let stable = ((pairing as u64) << 32) | index as u64;
+        ScheduledGame {
+            pairing,
+            index,
+            seed: derive_seed(self.seed, stable),
+            seats: (0..players).map(|s| group[(s + index) % m]).collect(),
+        }
+    }
+
+    /// The games this configuration plays for a game of `players` players, in pairing
+    /// order (see the [type documentation](RoundRobin) for the rules). Empty when the
+    /// numbers are out of range ([`RoundRobin::check_numbers`]). [`RoundRobin::run`]
+    /// does not build this list: it makes each game when it is due.
+    pub fn schedule(&self, players: usize) -> Vec<ScheduledGame> {
+        if self.check_numbers().is_err() {
+            return Vec::new();
+        }
+        let groups = self.groups(players);
+        let mut out = Vec::new();
         for (pairing, group) in groups.iter().enumerate() {
-            let m = group.len();
             for index in 0..self.games {
-                let stable = ((pairing as u64) << 32) | index as u64;
-                out.push(ScheduledGame {
-                    pairing,
-                    index,
-                    seed: derive_seed(self.seed, stable),
-                    seats: (0..players).map(|s| group[(s + index) % m]).collect(),
-                });
+                out.push(self.scheduled(pairing, index, group, players));
             }
         }
         out
@@ -227,6 +296,7 @@ impl RoundRobin {
         registry: &AgentRegistry<G>,
     ) -> Result<TournamentResult, ArenaError> {
         let facts = game.facts();
+        self.check_numbers()?;
         let agents = self.canonical_agents()?;
         for spec in &agents {
             registry
@@ -241,25 +311,35 @@ impl RoundRobin {
             .or(facts.max_turns)
             .unwrap_or(DEFAULT_TURN_LIMIT);
         let setup = setup_fingerprint(&game.format_state(&game.initial_state()));
-        let schedule = self.schedule(facts.players);
+        // The schedule is made game by game (a count of games allocates nothing).
+        let players = facts.players;
+        let groups = self.groups(players);
+        let total = groups.len().checked_mul(self.games).ok_or_else(|| {
+            ArenaError::Config(format!(
+                "{} pairings x {} games is too many games",
+                groups.len(),
+                self.games
+            ))
+        })?;
+        let game_at = |k: usize| -> ScheduledGame {
+            let (pairing, index) = (k / self.games, k % self.games);
+            self.scheduled(pairing, index, &groups[pairing], players)
+        };
         let seat_specs = |g: &ScheduledGame| -> Vec<String> {
             g.seats.iter().map(|&i| agents[i].clone()).collect()
         };
 
-        // Resume: read the file and check that it belongs to this configuration before
-        // touching it (opening the log cuts off a partial last line).
+        // Resume: lock the file (a second run on it is refused here, before it reads or
+        // writes anything), read it and check that it belongs to this configuration
+        // before touching it (preparing the log cuts off a partial last line).
         let (log, mut done) = match &self.out {
             Some(path) => {
-                let existing = if path.exists() {
-                    read_records(path)?
-                } else {
-                    Vec::new()
-                };
-                let by_key: HashMap<(usize, usize), &ScheduledGame> =
-                    schedule.iter().map(|g| ((g.pairing, g.index), g)).collect();
+                let log = RecordLog::lock(path)?;
+                let existing = log.read()?;
                 let mut done: BTreeMap<(usize, usize), GameRecord> = BTreeMap::new();
                 for (n, r) in existing.into_iter().enumerate() {
-                    let expected = by_key.get(&(r.pairing, r.index)).copied();
+                    let expected = (r.pairing < groups.len() && r.index < self.games)
+                        .then(|| self.scheduled(r.pairing, r.index, &groups[r.pairing], players));
                     check_record(
                         path,
                         n + 1,
@@ -267,10 +347,15 @@ impl RoundRobin {
                         &facts.name,
                         &setup,
                         turn_limit,
-                        expected.map(|g| (g, seat_specs(g))),
+                        expected.as_ref().map(|g| (g, seat_specs(g))),
                         self,
                     )?;
-                    if done.contains_key(&(r.pairing, r.index)) {
+                    if let Some(first) = done.get(&(r.pairing, r.index)) {
+                        // The same game written twice (by two runs before files were
+                        // locked): keep the first copy when they agree.
+                        if first.without_timing() == r.without_timing() {
+                            continue;
+                        }
                         return Err(ArenaError::Mismatch {
                             path: path.clone(),
                             detail: format!(
@@ -283,23 +368,20 @@ impl RoundRobin {
                     }
                     done.insert((r.pairing, r.index), r);
                 }
-                let (log, _) = RecordLog::open(path)?;
+                log.prepare()?;
                 (Some(log), done)
             }
             None => (None, BTreeMap::new()),
         };
         let resumed = done.len();
-        let remaining: Vec<&ScheduledGame> = schedule
-            .iter()
-            .filter(|g| !done.contains_key(&(g.pairing, g.index)))
-            .collect();
+        let is_due = |g: &ScheduledGame| !done.contains_key(&(g.pairing, g.index));
 
         let interactive = agents.iter().any(|a| {
             a.parse::<AgentSpec>()
                 .is_ok_and(|s| registry.is_interactive(&s.name))
         });
         let progress = Progress::new(
-            schedule.len(),
+            total,
             resumed,
             self.quiet || interactive,
             &agents,
@@ -340,13 +422,24 @@ impl RoundRobin {
             self.threads.unwrap_or(0)
         };
         let played: Result<Vec<GameRecord>, ArenaError> = if threads == 1 {
-            remaining.iter().map(|g| play_one(g)).collect()
+            (0..total)
+                .map(game_at)
+                .filter(|g| is_due(g))
+                .map(|g| play_one(&g))
+                .collect()
         } else {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()
                 .map_err(|e| ArenaError::Config(format!("cannot start the thread pool: {e}")))?;
-            pool.install(|| remaining.par_iter().map(|g| play_one(g)).collect())
+            pool.install(|| {
+                (0..total)
+                    .into_par_iter()
+                    .map(game_at)
+                    .filter(|g| is_due(g))
+                    .map(|g| play_one(&g))
+                    .collect()
+            })
         };
         progress.finish();
         let played = played?;
