@@ -6,9 +6,16 @@
 //! [`AlphaBeta`]) with the pattern evaluation to the set depth. Malformed lines get an
 //! error reply (`status error: …` in NBoard, `? …` in GTP), never a panic; reading ends at
 //! the end of input or on `quit`.
+//!
+//! Input is read as bytes: a line that is not UTF-8 is read with replacement characters
+//! (as Go's GTP engine does) rather than ending the session, and a line longer than
+//! [`MAX_LINE`] bytes is discarded up to its end and answered with an error, so one bad
+//! line never stops the engine nor grows its memory without bound. Every search is bounded
+//! by [`Engine::move_time`] (alpha-beta deepens iteratively and stops at the deadline), so
+//! `set depth 60` followed by `go` answers in bounded time.
 
 use std::io::{self, BufRead, Write};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use yomi_core::search::alphabeta::AlphaBeta;
 use yomi_core::search::Budget;
@@ -31,6 +38,72 @@ pub struct Choice {
     pub depth: u32,
 }
 
+/// Longest input line the protocols accept, in bytes; longer lines are discarded and
+/// answered with an error.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// The default [`Engine::move_time`].
+pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
+
+/// One line of protocol input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InputLine {
+    /// A line (without its line end), invalid UTF-8 replaced by U+FFFD.
+    Text(String),
+    /// A line longer than the limit; it was read to its end and discarded.
+    TooLong,
+}
+
+/// Reads one line of at most `max` bytes from `input` (without its `\n`), or `None` at
+/// the end of input. Bytes past `max` are read and dropped up to the next newline, so
+/// memory stays bounded whatever the peer sends; non-UTF-8 bytes become U+FFFD.
+///
+/// # Errors
+/// Only the reader's i/o errors.
+pub fn read_input_line<R: BufRead>(input: &mut R, max: usize) -> io::Result<Option<InputLine>> {
+    let mut buf: Vec<u8> = Vec::new();
+    let mut too_long = false;
+    let mut any = false;
+    loop {
+        let avail = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            break;
+        }
+        any = true;
+        let (end, used) = match avail.iter().position(|&b| b == b'\n') {
+            Some(i) => (i, i + 1),
+            None => (avail.len(), avail.len()),
+        };
+        if !too_long {
+            if buf.len() + end > max {
+                too_long = true;
+                buf = Vec::new();
+            } else {
+                buf.extend_from_slice(&avail[..end]);
+            }
+        }
+        let done = used > end;
+        input.consume(used);
+        if done {
+            break;
+        }
+    }
+    Ok(match (any, too_long) {
+        (false, _) => None,
+        (true, true) => Some(InputLine::TooLong),
+        (true, false) => {
+            if buf.last() == Some(&b'\r') {
+                buf.pop();
+            }
+            Some(InputLine::Text(String::from_utf8_lossy(&buf).into_owned()))
+        }
+    })
+}
+
 /// The game being played and the searches that choose moves.
 pub struct Engine {
     /// The current position.
@@ -40,6 +113,10 @@ pub struct Engine {
     pub depth: u32,
     /// Solve exactly at or below this many empties.
     pub exact_empties: u32,
+    /// Most wall-clock time of one midgame search (`go`, `genmove`; `hint` shares it
+    /// among the moves it ranks). Alpha-beta deepens iteratively and answers with the
+    /// deepest finished iteration when the time is up.
+    pub move_time: Duration,
     solver: Solver,
     search: AlphaBeta<Othello, OthelloEval>,
 }
@@ -58,6 +135,7 @@ impl Engine {
             history: Vec::new(),
             depth: 6,
             exact_empties: 16,
+            move_time: DEFAULT_MOVE_TIME,
             solver: Solver::new(20),
             search: AlphaBeta::new(OthelloEval::shipped(), 18, 1),
         }
@@ -102,7 +180,7 @@ impl Engine {
         if s.legal() == 0 {
             return Some(Choice {
                 mv: Move::PASS,
-                eval: -self.score_after(Move::PASS),
+                eval: -self.score_after(Move::PASS, self.move_time),
                 exact: false,
                 depth: 0,
             });
@@ -122,7 +200,7 @@ impl Engine {
             self.depth,
             Budget {
                 iterations: None,
-                time: None,
+                time: Some(self.move_time),
             },
         );
         Some(Choice {
@@ -133,8 +211,9 @@ impl Engine {
         })
     }
 
-    /// Evaluation of the position after `mv` for the side that moves next there.
-    fn score_after(&mut self, mv: Move) -> f32 {
+    /// Evaluation of the position after `mv` for the side that moves next there, searched
+    /// for at most `time`.
+    fn score_after(&mut self, mv: Move, time: Duration) -> f32 {
         let mut t = self.state;
         t.play_unchecked(mv);
         if t.is_over() {
@@ -150,7 +229,7 @@ impl Engine {
             d,
             Budget {
                 iterations: None,
-                time: None,
+                time: Some(time),
             },
         );
         reward_to_discs(r.value)
@@ -166,11 +245,13 @@ impl Engine {
         } else {
             self.depth
         };
+        // The moves share the move time.
+        let each = self.move_time / (moves.len().max(1) as u32);
         let mut out: Vec<Choice> = moves
             .into_iter()
             .map(|mv| Choice {
                 mv,
-                eval: -self.score_after(mv),
+                eval: -self.score_after(mv, each),
                 exact,
                 depth,
             })
@@ -257,10 +338,28 @@ fn nboard_move(mv: Move) -> String {
 ///
 /// # Errors
 /// Only i/o errors; malformed commands get `status error: …` lines.
-pub fn run_nboard<R: BufRead, W: Write>(input: R, mut output: W) -> io::Result<()> {
-    let mut engine = Engine::new();
-    for line in input.lines() {
-        let line = line?;
+pub fn run_nboard<R: BufRead, W: Write>(input: R, output: W) -> io::Result<()> {
+    run_nboard_with(Engine::new(), input, output)
+}
+
+/// [`run_nboard`] with a configured `engine` (its depth, exact threshold, move time).
+///
+/// # Errors
+/// Only i/o errors; malformed commands get `status error: …` lines.
+pub fn run_nboard_with<R: BufRead, W: Write>(
+    mut engine: Engine,
+    mut input: R,
+    mut output: W,
+) -> io::Result<()> {
+    while let Some(line) = read_input_line(&mut input, MAX_LINE)? {
+        let InputLine::Text(line) = line else {
+            writeln!(
+                output,
+                "status error: line longer than {MAX_LINE} bytes ignored"
+            )?;
+            output.flush()?;
+            continue;
+        };
         let line = line.trim();
         if line.is_empty() {
             continue;
@@ -386,10 +485,31 @@ fn gtp_color(text: &str) -> Option<Player> {
 ///
 /// # Errors
 /// Only i/o errors; bad commands get `? …` replies.
-pub fn run_gtp<R: BufRead, W: Write>(input: R, mut output: W) -> io::Result<()> {
-    let mut engine = Engine::new();
-    for line in input.lines() {
-        let line = line?;
+pub fn run_gtp<R: BufRead, W: Write>(input: R, output: W) -> io::Result<()> {
+    run_gtp_with(Engine::new(), input, output)
+}
+
+/// [`run_gtp`] with a configured `engine` (its depth, exact threshold, move time).
+///
+/// # Errors
+/// Only i/o errors; bad commands get `? …` replies.
+pub fn run_gtp_with<R: BufRead, W: Write>(
+    mut engine: Engine,
+    mut input: R,
+    mut output: W,
+) -> io::Result<()> {
+    while let Some(line) = read_input_line(&mut input, MAX_LINE)? {
+        let InputLine::Text(line) = line else {
+            write!(output, "? line longer than {MAX_LINE} bytes ignored\n\n")?;
+            output.flush()?;
+            continue;
+        };
+        // GTP preprocessing: control characters but HT and LF dropped, HT to space.
+        let line: String = line
+            .chars()
+            .filter(|&c| c == '\t' || !c.is_control())
+            .map(|c| if c == '\t' { ' ' } else { c })
+            .collect();
         let line = line.split('#').next().unwrap_or("").trim().to_string();
         if line.is_empty() {
             continue;

@@ -102,3 +102,77 @@ fn gtp_session() {
         "quit ends the session: {out}"
     );
 }
+
+fn nboard_bytes(script: &[u8]) -> String {
+    let mut out = Vec::new();
+    run_nboard(script, &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+fn gtp_bytes(script: &[u8]) -> String {
+    let mut out = Vec::new();
+    run_gtp(script, &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn nboard_survives_a_non_utf8_byte() {
+    let out = nboard_bytes(b"ping 1\n\xff\nping \xfe2\nping 3\n");
+    assert!(out.contains("pong 1"), "{out}");
+    assert!(out.contains("status error"), "{out}");
+    assert!(out.contains("pong 3"), "{out}");
+}
+
+#[test]
+fn gtp_survives_a_non_utf8_byte() {
+    let out = gtp_bytes(b"1 name\n\xff\xfe\n2 protocol_version\n3 na\xffme\n4 version\n");
+    assert!(out.contains("=1 yomi"), "{out}");
+    assert!(out.contains("=2 2"), "{out}");
+    assert!(out.contains("?3 "), "{out}");
+    assert!(out.contains("=4 "), "{out}");
+}
+
+#[test]
+fn nboard_over_long_line_gets_an_error_and_the_session_goes_on() {
+    let mut script = b"ping 1\nset game ".to_vec();
+    script.extend(std::iter::repeat_n(b'x', 200 * 1024));
+    script.extend_from_slice(b"\nping 2\n");
+    let out = nboard_bytes(&script);
+    assert!(out.contains("pong 1"), "{out}");
+    assert!(out.contains("status error: line longer than"), "{out}");
+    assert!(out.contains("pong 2"), "{out}");
+    assert!(
+        out.len() < 1000,
+        "the long line is not echoed: {} bytes",
+        out.len()
+    );
+}
+
+#[test]
+fn gtp_over_long_line_gets_an_error_and_the_session_goes_on() {
+    let mut script = b"1 name\n2 ".to_vec();
+    script.extend(std::iter::repeat_n(b'x', 200 * 1024));
+    script.extend_from_slice(b"\n3 name\n");
+    let out = gtp_bytes(&script);
+    assert!(out.contains("=1 yomi"), "{out}");
+    assert!(out.contains("? line longer than"), "{out}");
+    assert!(out.contains("=3 yomi"), "{out}");
+    assert!(
+        out.len() < 1000,
+        "the long line is not echoed: {} bytes",
+        out.len()
+    );
+}
+
+#[test]
+fn nboard_set_depth_60_then_go_answers_in_bounded_time() {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let out = nboard("nboard 2\nset depth 60\ngo\n");
+        let _ = tx.send(out);
+    });
+    let out = rx
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("`go` at depth 60 answered within a minute");
+    assert!(out.contains("=== "), "{out}");
+}
