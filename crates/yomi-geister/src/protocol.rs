@@ -10,7 +10,8 @@
 //!
 //! A board string is 16 triples `x y c`: the receiver's ghosts A–H, then the opponent's
 //! a–h, in the receiver's own view (its ghosts start on rows 4–5, north is `y − 1`). Own
-//! ghosts are `R` / `B`, lowercase once captured; the opponent's are `u` while their colour
+//! ghosts are `R` / `B`, lowercase once off the board (captured or escaped, as the
+//! reference server writes them); the opponent's are `u` while their colour
 //! is hidden and `r` / `b` once known. A captured ghost stands on `99`, an escaped one on
 //! `88`.
 
@@ -409,9 +410,11 @@ impl Table {
                     Place::At(s % 6, s / 6)
                 }
             };
+            // As the reference server writes it: a ghost that has left the board
+            // (captured or escaped) is public, so its colour is lower case.
             let colour = match (own, place, red) {
-                (true, Place::Captured, true) => b'r',
-                (true, Place::Captured, false) => b'b',
+                (true, Place::Captured | Place::Escaped, true) => b'r',
+                (true, Place::Captured | Place::Escaped, false) => b'b',
                 (true, _, true) => b'R',
                 (true, _, false) => b'B',
                 (false, Place::At(..), _) if !reveal => b'u',

@@ -7,9 +7,19 @@
 //! Clocks: each player has `main` time for the whole game; a move may also use `per_move`
 //! beyond what is left of it (byo-yomi: once the main time is spent, every move gets
 //! `per_move`). The tournament's clock is 600 s + 10 s.
+//!
+//! Seats: a connection takes a seat only once it has spoken the protocol, that is
+//! answered `SET?` with a well-formed `SET:` line. Every connection on a seat's port is
+//! asked at once (several at a time, each in its own thread), and the first valid answer
+//! takes the seat; a connection that closes, stays silent or answers something else is
+//! dropped without taking or losing anything, so port scanners and probes cannot make a
+//! real client forfeit. A seat not taken within [`Server::seat_timeout`] ends
+//! [`Server::play_one`] with an error that names the seat. Lines are at most 256 bytes,
+//! reads are bounded by the clocks (or the seat deadline) and writes by a timeout.
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream, ToSocketAddrs};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use yomi_core::{Agent, Game, Played, Player};
@@ -448,6 +458,50 @@ pub fn connect_and_play(
     run_client(&mut conn, game, agent, log)
 }
 
+/// Connects to `addr`, retrying a refused or failed connection with exponential back-off
+/// (0.1 s doubling to 2 s) until `patience` has passed: a tournament server pauses between
+/// games before it listens again. `patience` zero tries once.
+///
+/// # Errors
+/// The last connection error once `patience` is spent.
+pub fn connect_with_retry(
+    addr: impl ToSocketAddrs,
+    patience: Duration,
+) -> std::io::Result<TcpStream> {
+    let give_up = Instant::now() + patience;
+    let mut pause = Duration::from_millis(100);
+    loop {
+        match TcpStream::connect(&addr) {
+            Ok(s) => return Ok(s),
+            Err(e) => {
+                let now = Instant::now();
+                if now >= give_up {
+                    return Err(e);
+                }
+                std::thread::sleep(pause.min(give_up - now));
+                pause = (pause * 2).min(Duration::from_secs(2));
+            }
+        }
+    }
+}
+
+/// [`connect_and_play`] with [`connect_with_retry`]: what `--games N` uses for every game,
+/// so the server's pause between games does not end the run.
+///
+/// # Errors
+/// As [`connect_and_play`].
+pub fn connect_and_play_with_retry(
+    addr: impl ToSocketAddrs,
+    patience: Duration,
+    game: &Geister,
+    agent: &mut dyn Agent<Geister>,
+    log: impl FnMut(&str),
+) -> Result<ClientResult, ProtocolError> {
+    let stream = connect_with_retry(addr, patience)?;
+    let mut conn = Conn::new(stream);
+    run_client(&mut conn, game, agent, log)
+}
+
 // ---------------------------------------------------------------------------------------
 // Server
 
@@ -528,6 +582,16 @@ pub struct GameReport {
     pub final_board: BoardString,
 }
 
+/// The default [`Server::seat_timeout`].
+pub const DEFAULT_SEAT_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// How long the server waits to write one line before the client counts as gone.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Connections of one seat that are asked `SET?` at the same time; more wait in the
+/// listen queue.
+const MAX_PENDING: usize = 32;
+
 /// A server: a listener for each seat.
 pub struct Server {
     listeners: [TcpListener; 2],
@@ -535,11 +599,26 @@ pub struct Server {
     pub game: Geister,
     /// The clocks.
     pub clock: Clock,
+    /// How long [`Server::play_one`] waits for each seat to be taken (a client that
+    /// connects and answers `SET?`) before it gives up with an error.
+    pub seat_timeout: Duration,
 }
+
+/// A client that answered `SET?` with a well-formed `SET:` line and so took a seat.
+struct Seated {
+    conn: Conn,
+    /// The `SET:` line.
+    line: String,
+    /// Time it took to answer.
+    used: Duration,
+}
+
+const SEAT_NAMES: [&str; 2] = ["first", "second"];
 
 impl Server {
     /// Listens on `host:port` (first player) and `host:port+1` (second player); port 0
-    /// picks two free ports (see [`Server::ports`]).
+    /// picks two free ports (see [`Server::ports`]). Seats wait
+    /// [`DEFAULT_SEAT_TIMEOUT`].
     ///
     /// # Errors
     /// When a port cannot be bound.
@@ -551,6 +630,7 @@ impl Server {
             listeners: [first, second],
             game,
             clock,
+            seat_timeout: DEFAULT_SEAT_TIMEOUT,
         })
     }
 
@@ -565,16 +645,150 @@ impl Server {
         ])
     }
 
-    /// Waits for one client on each port and referees a game; `log` receives a line per
-    /// message (`0>`, `1<` …: seat and direction).
+    /// Waits until a client has taken each seat (connected to its port and answered
+    /// `SET?` with a `SET:` line; see the [module documentation](self)) and referees a
+    /// game; `log` receives a line per message (`0>`, `1<` …: seat and direction).
     ///
     /// # Errors
-    /// Only when accepting a connection fails; everything a client does is judged.
-    pub fn play_one(&self, log: impl FnMut(&str)) -> std::io::Result<GameReport> {
-        let (a, _) = self.listeners[0].accept()?;
-        let (b, _) = self.listeners[1].accept()?;
-        let mut conns = [Conn::new(a), Conn::new(b)];
-        Ok(referee(&mut conns, &self.game, self.clock, log))
+    /// [`std::io::ErrorKind::TimedOut`] when a seat is not taken within
+    /// [`Server::seat_timeout`] (the message names the seat and its port), or when
+    /// accepting connections fails; everything a seated client does is judged.
+    pub fn play_one(&self, mut log: impl FnMut(&str)) -> std::io::Result<GameReport> {
+        let deadline = later(Instant::now(), self.seat_timeout);
+        let answer_limit = self.clock.main.saturating_add(self.clock.per_move);
+        let [r0, r1] = std::thread::scope(|scope| {
+            let seat = |i: usize| {
+                let listener = &self.listeners[i];
+                scope.spawn(move || take_seat(listener, deadline, answer_limit))
+            };
+            let (h0, h1) = (seat(0), seat(1));
+            [h0.join(), h1.join()].map(|r| {
+                r.unwrap_or_else(|_| Err(std::io::Error::other("a seat's thread panicked")))
+            })
+        });
+        let ports = self.ports()?;
+        let named = |i: usize, e: std::io::Error| {
+            if e.kind() == std::io::ErrorKind::TimedOut {
+                std::io::Error::new(
+                    e.kind(),
+                    format!(
+                        "no client took the {} player's seat (port {}) within {} s: a seat is \
+                         taken by connecting and answering SET? with SET:",
+                        SEAT_NAMES[i],
+                        ports[i],
+                        self.seat_timeout.as_secs_f64()
+                    ),
+                )
+            } else {
+                std::io::Error::new(
+                    e.kind(),
+                    format!("{} player's seat (port {}): {e}", SEAT_NAMES[i], ports[i]),
+                )
+            }
+        };
+        let s0 = r0.map_err(|e| named(0, e))?;
+        let s1 = r1.map_err(|e| named(1, e))?;
+        let mut answers = [Some((s0.line, s0.used)), Some((s1.line, s1.used))];
+        let mut conns = [s0.conn, s1.conn];
+        Ok(referee_from(
+            &mut conns,
+            &self.game,
+            self.clock,
+            &mut log,
+            &mut answers,
+        ))
+    }
+}
+
+/// `t + d`, or a year after `t` when that does not fit an [`Instant`].
+fn later(t: Instant, d: Duration) -> Instant {
+    t.checked_add(d)
+        .or_else(|| t.checked_add(Duration::from_secs(365 * 86_400)))
+        .unwrap_or(t)
+}
+
+/// Waits for a client to take the seat of `listener`: asks every connection `SET?` in a
+/// thread of its own and returns the first that answers with a well-formed `SET:` line
+/// (before `deadline`, and within `answer_limit` of being asked).
+fn take_seat(
+    listener: &TcpListener,
+    deadline: Instant,
+    answer_limit: Duration,
+) -> std::io::Result<Seated> {
+    listener.set_nonblocking(true)?;
+    let result = seat_loop(listener, deadline, answer_limit);
+    let _ = listener.set_nonblocking(false);
+    result
+}
+
+fn seat_loop(
+    listener: &TcpListener,
+    deadline: Instant,
+    answer_limit: Duration,
+) -> std::io::Result<Seated> {
+    let (tx, rx) = mpsc::channel::<Option<Seated>>();
+    let mut pending = 0usize;
+    loop {
+        let now = Instant::now();
+        if now >= deadline {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "seat timeout",
+            ));
+        }
+        if pending < MAX_PENDING {
+            match listener.accept() {
+                Ok((stream, _)) => {
+                    pending += 1;
+                    let tx = tx.clone();
+                    let ask_deadline = deadline.min(later(now, answer_limit));
+                    std::thread::spawn(move || {
+                        // The receiver is gone once the seat is taken: the connection is
+                        // then dropped (closed).
+                        let _ = tx.send(ask_for_setup(stream, ask_deadline));
+                    });
+                    continue;
+                }
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock
+                            | std::io::ErrorKind::Interrupted
+                            | std::io::ErrorKind::ConnectionAborted
+                            | std::io::ErrorKind::ConnectionReset
+                    ) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        let wait = Duration::from_millis(10).min(deadline.saturating_duration_since(now));
+        match rx.recv_timeout(wait) {
+            Ok(Some(seated)) => return Ok(seated),
+            Ok(None) => pending -= 1,
+            Err(_) => {}
+        }
+    }
+}
+
+/// Sends `SET?` on a new connection and waits for a well-formed `SET:` answer until
+/// `deadline`; anything else (silence, a closed connection, another line, which is
+/// answered `NG `) gives `None`.
+fn ask_for_setup(stream: TcpStream, deadline: Instant) -> Option<Seated> {
+    stream.set_nonblocking(false).ok()?;
+    stream.set_write_timeout(Some(WRITE_TIMEOUT)).ok()?;
+    let mut conn = Conn::new(stream);
+    let start = Instant::now();
+    conn.send(&ServerMsg::SetQuery.to_string()).ok()?;
+    let line = conn.read_line(Some(deadline)).ok()?;
+    match line.parse::<ClientMsg>() {
+        Ok(ClientMsg::Set(_)) => Some(Seated {
+            conn,
+            line,
+            used: start.elapsed(),
+        }),
+        _ => {
+            let _ = conn.send(&ServerMsg::Ng.to_string());
+            None
+        }
     }
 }
 
@@ -584,6 +798,18 @@ pub fn referee(
     game: &Geister,
     clock: Clock,
     mut log: impl FnMut(&str),
+) -> GameReport {
+    referee_from(conns, game, clock, &mut log, &mut [None, None])
+}
+
+/// [`referee`] where `answers[i]`, when given, is seat `i`'s answer to the `SET?` it was
+/// already sent (the line and the time it took), used instead of asking again.
+fn referee_from(
+    conns: &mut [Conn; 2],
+    game: &Geister,
+    clock: Clock,
+    log: &mut dyn FnMut(&str),
+    answers: &mut [Option<(String, Duration)>; 2],
 ) -> GameReport {
     let mut table = Table::new(game);
     let mut left = [clock.main; 2];
@@ -601,18 +827,33 @@ pub fn referee(
         };
         let text = query.to_string();
         log(&format!("{i}> {text}"));
-        if conns[i].send(&text).is_err() {
-            break Ending::Disconnected { loser: p };
-        }
-        let start = Instant::now();
-        let deadline = start + left[i] + clock.per_move;
-        let line = match conns[i].read_line(Some(deadline)) {
-            Ok(l) => l,
-            Err(ProtocolError::Timeout) => break Ending::Timeout { loser: p },
-            Err(ProtocolError::Garbled { line, .. }) => break Ending::Garbled { loser: p, line },
-            Err(_) => break Ending::Disconnected { loser: p },
+        let answered = match query {
+            ServerMsg::SetQuery => answers[i].take(),
+            _ => None,
         };
-        left[i] = left[i].saturating_sub(start.elapsed());
+        let line = match answered {
+            Some((line, used)) => {
+                left[i] = left[i].saturating_sub(used);
+                line
+            }
+            None => {
+                if conns[i].send(&text).is_err() {
+                    break Ending::Disconnected { loser: p };
+                }
+                let start = Instant::now();
+                let deadline = start.checked_add(left[i].saturating_add(clock.per_move));
+                let line = match conns[i].read_line(deadline) {
+                    Ok(l) => l,
+                    Err(ProtocolError::Timeout) => break Ending::Timeout { loser: p },
+                    Err(ProtocolError::Garbled { line, .. }) => {
+                        break Ending::Garbled { loser: p, line }
+                    }
+                    Err(_) => break Ending::Disconnected { loser: p },
+                };
+                left[i] = left[i].saturating_sub(start.elapsed());
+                line
+            }
+        };
         log(&format!("{i}< {line}"));
         let msg = match line.parse::<ClientMsg>() {
             Ok(m) => m,

@@ -1,16 +1,19 @@
 //! The tournament protocol: byte-exact board strings and messages, and whole games through
 //! the yomi server over loopback (full game, garbled line, illegal move, disconnect,
-//! timeout).
+//! timeout), seats that probes cannot take, the seat timeout, the client's retries.
 
 use std::io::{BufRead, BufReader, Write};
-use std::net::TcpStream;
+use std::net::{TcpListener, TcpStream};
+use std::sync::mpsc;
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use yomi_core::{Game, Player};
 use yomi_geister::protocol::{BoardString, ClientMsg, Place, ServerMsg, Table};
-use yomi_geister::session::{connect_and_play, ClientResult, Clock, Ending, Server};
-use yomi_geister::{registry, Dir, Geister, GeisterMove, Setup};
+use yomi_geister::session::{
+    connect_and_play, connect_and_play_with_retry, ClientResult, Clock, Ending, Server,
+};
+use yomi_geister::{registry, Dir, Geister, GeisterMove, Outcome, Setup};
 
 const EXAMPLE: &str = "14R24R34R44R15B25B35B45B41u31u21u11u40u30u20u10u";
 
@@ -165,7 +168,10 @@ fn raw_client(port: u16, answer: fn(&str) -> Option<String>) -> thread::JoinHand
 #[test]
 fn a_garbled_line_loses_and_the_server_goes_on() {
     let (srv, ports) = server(Clock::default());
-    let bad = raw_client(ports[0], |_| Some("HELLO".into()));
+    // Seated (it answered SET?), then garbled.
+    let bad = raw_client(ports[0], |l| {
+        Some(if l == "SET?" { "SET:ABCD" } else { "HELLO" }.into())
+    });
     let good = yomi_client(ports[1], "random", 3);
     let report = srv.play_one(|_| {}).unwrap();
     assert_eq!(
@@ -177,9 +183,10 @@ fn a_garbled_line_loses_and_the_server_goes_on() {
     );
     assert!(matches!(good.join().unwrap(), ClientResult::Won(_)));
     let got = bad.join().unwrap();
-    assert_eq!(got[0], "SET?");
-    assert_eq!(got[1], "NG ");
-    assert!(got[2].starts_with("LST:"));
+    assert_eq!(&got[..2], ["SET?", "OK "]);
+    assert!(got[2].starts_with("MOV?"));
+    assert_eq!(got[3], "NG ");
+    assert!(got[4].starts_with("LST:"));
 }
 
 #[test]
@@ -210,7 +217,8 @@ fn an_illegal_move_loses() {
 fn a_disconnect_loses() {
     let (srv, ports) = server(Clock::default());
     let good = yomi_client(ports[0], "random", 5);
-    let bad = raw_client(ports[1], |_| None);
+    // Seated (it answered SET?), then gone at its first move.
+    let bad = raw_client(ports[1], |l| (l == "SET?").then(|| "SET:EFGH".to_string()));
     let report = srv.play_one(|_| {}).unwrap();
     assert_eq!(report.ending, Ending::Disconnected { loser: Player(1) });
     assert!(matches!(good.join().unwrap(), ClientResult::Won(_)));
@@ -238,4 +246,146 @@ fn running_out_of_time_loses() {
     assert_eq!(report.ending, Ending::Timeout { loser: Player(1) });
     assert!(matches!(good.join().unwrap(), ClientResult::Won(_)));
     slow.join().unwrap();
+}
+
+/// Runs `play_one` in a thread, so that a server that waits for ever fails the test
+/// instead of hanging it.
+fn play_one_within(
+    srv: Server,
+    limit: Duration,
+) -> std::io::Result<yomi_geister::session::GameReport> {
+    let (tx, rx) = mpsc::channel();
+    thread::spawn(move || {
+        let _ = tx.send(srv.play_one(|_| {}));
+    });
+    rx.recv_timeout(limit)
+        .expect("the server answered in bounded time")
+}
+
+#[test]
+fn connect_and_close_probes_take_no_seat_and_cost_no_game() {
+    let (srv, ports) = server(Clock::default());
+    // Probes: 50 connect-and-close on each port, and one that stays connected and never
+    // speaks, before the real clients arrive.
+    let mut silent = Vec::new();
+    for &port in &ports {
+        silent.push(TcpStream::connect(("127.0.0.1", port)).unwrap());
+        for _ in 0..50 {
+            drop(TcpStream::connect(("127.0.0.1", port)).unwrap());
+        }
+    }
+    let result = thread::spawn(move || play_one_within(srv, Duration::from_secs(60)));
+    thread::sleep(Duration::from_millis(200));
+    let a = yomi_client(ports[0], "random", 11);
+    let b = yomi_client(ports[1], "random", 12);
+    let report = result.join().unwrap().unwrap();
+    assert!(matches!(report.ending, Ending::Rules(_)), "{report:?}");
+    let (ra, rb) = (a.join().unwrap(), b.join().unwrap());
+    match report.ending.winner() {
+        Some(Player(0)) => assert!(matches!(ra, ClientResult::Won(_)), "{ra:?}"),
+        Some(_) => assert!(matches!(rb, ClientResult::Won(_)), "{rb:?}"),
+        None => assert!(matches!(ra, ClientResult::Draw(_)), "{ra:?}"),
+    }
+    drop(silent);
+}
+
+#[test]
+fn a_garbled_first_line_takes_no_seat() {
+    let (srv, ports) = server(Clock::default());
+    let result = thread::spawn(move || play_one_within(srv, Duration::from_secs(60)));
+    // An HTTP probe: it gets NG and the connection is closed; the seat stays free.
+    let mut probe = TcpStream::connect(("127.0.0.1", ports[0])).unwrap();
+    probe.write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
+    let mut got = String::new();
+    let _ = std::io::Read::read_to_string(&mut probe, &mut got);
+    assert_eq!(got, "SET?\r\nNG \r\n");
+    let a = yomi_client(ports[0], "random", 13);
+    let b = yomi_client(ports[1], "random", 14);
+    let report = result.join().unwrap().unwrap();
+    assert!(matches!(report.ending, Ending::Rules(_)), "{report:?}");
+    a.join().unwrap();
+    b.join().unwrap();
+}
+
+#[test]
+fn a_seat_never_taken_ends_the_wait_with_a_clear_error() {
+    let (mut srv, ports) = server(Clock::default());
+    srv.seat_timeout = Duration::from_millis(1500);
+    let started = Instant::now();
+    let result = thread::spawn(move || play_one_within(srv, Duration::from_secs(30)));
+    // Only the first player comes.
+    let first = raw_client(ports[0], |l| (l == "SET?").then(|| "SET:ABCD".to_string()));
+    let e = result.join().unwrap().unwrap_err();
+    assert_eq!(e.kind(), std::io::ErrorKind::TimedOut);
+    let msg = e.to_string();
+    assert!(msg.contains("second player's seat"), "{msg}");
+    assert!(msg.contains(&ports[1].to_string()), "{msg}");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    first.join().unwrap();
+}
+
+#[test]
+fn an_escaped_ghost_is_lower_case_in_the_final_board_as_the_reference_server_writes_it() {
+    let game = Geister::standard();
+    let mut t = Table::new(&game);
+    let play = |t: &mut Table, p: u8, msg: &str| {
+        let m: ClientMsg = msg.parse().unwrap();
+        let mv = t.to_move(&game, Player(p), m).expect(msg);
+        t.apply(&game, mv);
+    };
+    play(&mut t, 0, "SET:ABCD");
+    play(&mut t, 1, "SET:ABCD");
+    // The first player's blue ghost E walks up the west edge and escapes from (0,0).
+    let first = [
+        "MOV:E,W", "MOV:E,N", "MOV:E,N", "MOV:E,N", "MOV:E,N", "MOV:E,N", "MOV:E,N",
+    ];
+    for (k, m) in first.iter().enumerate() {
+        play(&mut t, 0, m);
+        if k + 1 < first.len() {
+            play(&mut t, 1, if k % 2 == 0 { "MOV:A,N" } else { "MOV:A,S" });
+        }
+    }
+    assert!(
+        matches!(
+            t.state.outcome(),
+            Outcome::Win {
+                winner: Player(0),
+                ..
+            }
+        ),
+        "{:?}",
+        t.state.outcome()
+    );
+    let mine = t.board_string(Player(0), true).to_string();
+    assert_eq!(&mine[12..15], "88b", "{mine}");
+    let theirs = t.board_string(Player(1), true).to_string();
+    assert_eq!(&theirs[36..39], "88b", "{theirs}");
+}
+
+#[test]
+fn the_client_retries_while_the_server_pauses_between_games() {
+    // A port that refuses connections for a while, then a one-message server.
+    let port = {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let server = thread::spawn(move || {
+        thread::sleep(Duration::from_millis(800));
+        let l = TcpListener::bind(("127.0.0.1", port)).unwrap();
+        let (mut s, _) = l.accept().unwrap();
+        s.write_all(format!("WON:{EXAMPLE}\r\n").as_bytes())
+            .unwrap();
+    });
+    let game = Geister::standard();
+    let mut agent = registry().build(&game, "random", 1).unwrap();
+    let r = connect_and_play_with_retry(
+        ("127.0.0.1", port),
+        Duration::from_secs(20),
+        &game,
+        agent.as_mut(),
+        |_| {},
+    )
+    .unwrap();
+    assert!(matches!(r, ClientResult::Won(_)));
+    server.join().unwrap();
 }
