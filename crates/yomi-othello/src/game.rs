@@ -20,11 +20,27 @@
 //!   (white) and `-` (empty), a space and the side to move (`X` or `O`), as in OBF and the
 //!   FFO test suite. Parsing accepts `x`, `*`, `B` for black, `o`, `W` for white and `.`,
 //!   `_` for empty, and rejects positions with an empty centre square.
+//!
+//! # Actions and tensors
+//! [`ActionSpace`]: 65 actions, the square index `0..64` (a1 = 0, b1 = 1, …, h8 = 63,
+//! row-major from the top left, as [`Move::code`]) and 64 for the pass.
+//!
+//! [`TensorGame`]: four planes of 8 × 8 (row 0 = row 1 at the top, column 0 = a, so the
+//! value of square `sq` in plane `c` is at `c * 64 + sq`), from `perspective`'s side:
+//! 0. `perspective`'s discs;
+//! 1. the opponent's discs;
+//! 2. the squares where `perspective` may place a disc when it is `perspective`'s turn
+//!    (all zeros when it is the opponent's turn, when `perspective` must pass, and in a
+//!    finished game);
+//! 3. ones (marks the board's extent for padded convolutions).
 
 use std::fmt;
 use std::str::FromStr;
 
-use yomi_core::{Game, GameFacts, NotationError, Player, Rewards, Rng, Turn};
+use yomi_core::{
+    ActionSpace, Game, GameFacts, NotationError, Player, Rewards, Rng, TensorGame, TensorShape,
+    Turn,
+};
 
 use crate::bitboard::{flips, mix64, moves, pdep};
 use crate::error::{BoardError, MoveError};
@@ -539,5 +555,62 @@ impl Game for Othello {
     #[inline]
     fn is_terminal(&self, s: &OthelloState) -> bool {
         s.is_over()
+    }
+}
+
+impl ActionSpace for Othello {
+    /// The 64 squares and the pass.
+    fn num_actions(&self) -> usize {
+        65
+    }
+
+    /// The square index (a1 = 0 … h8 = 63), or 64 for the pass.
+    #[inline]
+    fn action_index(&self, _: &OthelloState, mv: Move) -> usize {
+        mv.code() as usize
+    }
+
+    fn action_move(&self, s: &OthelloState, player: Player, action: usize) -> Option<Move> {
+        if s.is_over() || player != s.to_move() {
+            return None;
+        }
+        let legal = s.legal();
+        match action {
+            0..=63 if legal >> action & 1 != 0 => Some(Move(action as u8)),
+            64 if legal == 0 => Some(Move::PASS),
+            _ => None,
+        }
+    }
+}
+
+impl TensorGame for Othello {
+    /// Four planes of 8 × 8: `perspective`'s discs, the opponent's discs, `perspective`'s
+    /// legal squares when it is to move (else zeros), ones; see the
+    /// [module documentation](self).
+    fn tensor_shape(&self) -> TensorShape {
+        TensorShape {
+            channels: 4,
+            height: 8,
+            width: 8,
+        }
+    }
+
+    fn encode(&self, s: &OthelloState, perspective: Player, out: &mut [f32]) {
+        let (mine, theirs) = if perspective == s.to_move() {
+            (s.player(), s.opponent())
+        } else {
+            (s.opponent(), s.player())
+        };
+        let legal = if perspective == s.to_move() {
+            s.legal()
+        } else {
+            0
+        };
+        for sq in 0..64 {
+            out[sq] = (mine >> sq & 1) as f32;
+            out[64 + sq] = (theirs >> sq & 1) as f32;
+            out[128 + sq] = (legal >> sq & 1) as f32;
+            out[192 + sq] = 1.0;
+        }
     }
 }

@@ -1,7 +1,8 @@
 //! Core's conformance suite, core's generic perft, symmetries and hashing.
 
+use yomi_core::encoding::check_tensor_game;
 use yomi_core::testing::{check_game, perft as generic_perft, Conformance};
-use yomi_core::{Game, Player, Rng};
+use yomi_core::{ActionSpace, Game, Player, Rng, TensorGame};
 use yomi_othello::bitboard::Symmetry;
 use yomi_othello::perft::perft;
 use yomi_othello::{Move, Othello, OthelloState};
@@ -83,4 +84,45 @@ fn symmetric_positions_have_equal_perft_and_distinct_hashes() {
         .filter(|&&sym| start.transformed(sym) == start)
         .count();
     assert_eq!(images, 4);
+}
+
+#[test]
+fn actions_and_tensors_conform() {
+    check_tensor_game(&Othello, 30, 5);
+}
+
+#[test]
+fn actions_are_squares_and_pass_and_planes_are_from_the_perspective() {
+    let game = Othello;
+    assert_eq!(game.num_actions(), 65);
+    let s = game.initial_state();
+    let d3: Move = "d3".parse().unwrap();
+    assert_eq!(game.action_index(&s, d3), 19);
+    assert_eq!(game.action_move(&s, Player(0), 19), Some(d3));
+    assert_eq!(game.action_move(&s, Player(0), 0), None);
+    assert_eq!(game.action_move(&s, Player(0), 64), None);
+    assert_eq!(game.action_move(&s, Player(1), 19), None);
+    // Black must pass here: the pass is action 64.
+    let p: OthelloState = format!("-XO{} X", "X".repeat(61)).parse().unwrap();
+    assert_eq!(game.action_index(&p, Move::PASS), 64);
+    assert_eq!(game.action_move(&p, Player(0), 64), Some(Move::PASS));
+    assert_eq!(game.action_move(&p, Player(0), 0), None);
+
+    let shape = game.tensor_shape();
+    assert_eq!((shape.channels, shape.height, shape.width), (4, 8, 8));
+    let mut out = vec![0.0; shape.len()];
+    game.encode(&s, Player(0), &mut out);
+    // Black (to move) owns d5 (35) and e4 (28); white owns d4 (27) and e5 (36).
+    assert_eq!(out[shape.offset(0, 4, 3)], 1.0);
+    assert_eq!(out[shape.offset(0, 3, 4)], 1.0);
+    assert_eq!(out[shape.offset(1, 3, 3)], 1.0);
+    assert_eq!(out[shape.offset(1, 4, 4)], 1.0);
+    assert_eq!(out[..64].iter().sum::<f32>(), 2.0);
+    assert_eq!(out[128..192].iter().sum::<f32>(), 4.0);
+    assert_eq!(out[shape.offset(2, 2, 3)], 1.0); // d3
+    assert!(out[192..].iter().all(|&v| v == 1.0));
+    game.encode(&s, Player(1), &mut out);
+    assert_eq!(out[shape.offset(0, 3, 3)], 1.0);
+    assert_eq!(out[shape.offset(1, 4, 3)], 1.0);
+    assert!(out[128..192].iter().all(|&v| v == 0.0));
 }
