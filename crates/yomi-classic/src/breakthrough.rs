@@ -23,6 +23,25 @@
 //! [`Game::random_move`]: count the targets of the three
 //! directions and pick the k-th.
 //!
+//! # Actions and tensors
+//! Both are written in the *frame* of one player: the board with that player's goal row
+//! on top, so that its pieces move up. Rows of a frame count from the top: for white
+//! (player 0) frame row `t` is board row `height - 1 - t` (the board as the state notation
+//! prints it), for black (player 1) it is board row `t` (the board flipped upside down).
+//! Columns are not mirrored (`a` is column 0 in both frames), so black's view is a
+//! reflection, under which Breakthrough is symmetric.
+//!
+//! [`ActionSpace`]: `width · height · 3` actions. A move is
+//! `(t · width + c) · 3 + d`, where `(t, c)` is the square the piece leaves in the
+//! mover's frame and `d` its direction: 0 forward towards column `a` (`c - 1`), 1
+//! straight forward, 2 forward away from column `a` (`c + 1`). So one action is the same
+//! step for either side, seen from its own side: on 5×5 white's `b2-c3` (frame row 3,
+//! column 1, direction 2) is action 50, and so is black's `b4-c3`.
+//!
+//! [`TensorGame`]: two planes of `height × width` in `perspective`'s frame: its own pieces,
+//! then the opponent's. When `perspective` is the mover, the square `(t, c)` of the planes
+//! is the origin of actions `(t · width + c) · 3 + d`.
+//!
 //! ```
 //! use yomi_core::Game;
 //! use yomi_classic::Breakthrough;
@@ -41,7 +60,10 @@ use std::sync::Arc;
 
 use yomi_core::registry::AgentRegistry;
 use yomi_core::search::Evaluator;
-use yomi_core::{Game, GameFacts, NotationError, Player, Rewards, Rng, Turn};
+use yomi_core::{
+    ActionSpace, Game, GameFacts, NotationError, Player, Rewards, Rng, TensorGame, TensorShape,
+    Turn,
+};
 
 use crate::error::{PositionError, SizeError};
 use crate::util::{invalid_state, mix64, select128, squash};
@@ -356,6 +378,88 @@ impl Breakthrough {
             'b'
         } else {
             '.'
+        }
+    }
+}
+
+impl Breakthrough {
+    /// The board row of frame row `t` in `player`'s frame (see the
+    /// [module documentation](self)); an involution.
+    #[inline]
+    fn frame_row(&self, player: Player, t: usize) -> usize {
+        if player.0 == 0 {
+            self.height() - 1 - t
+        } else {
+            t
+        }
+    }
+}
+
+impl ActionSpace for Breakthrough {
+    /// Three directions from each square: `width · height · 3`.
+    fn num_actions(&self) -> usize {
+        self.width() * self.height() * 3
+    }
+
+    /// `(t · width + c) · 3 + d` with `(t, c)` the origin in the mover's frame and `d` the
+    /// direction (0 towards column `a`, 1 straight, 2 away from column `a`).
+    fn action_index(&self, s: &BreakthroughState, mv: BreakthroughMove) -> usize {
+        let w = self.width();
+        let (row, col) = (mv.from as usize / w, mv.from as usize % w);
+        let t = self.frame_row(s.to_move(), row);
+        let d = (mv.to as usize % w + 1) - col;
+        (t * w + col) * 3 + d
+    }
+
+    fn action_move(
+        &self,
+        s: &BreakthroughState,
+        player: Player,
+        action: usize,
+    ) -> Option<BreakthroughMove> {
+        let (w, h) = (self.width(), self.height());
+        if player != s.to_move() || action >= self.num_actions() || self.is_over(s) {
+            return None;
+        }
+        let (square, d) = (action / 3, action % 3);
+        let from = self.frame_row(player, square / w) * w + square % w;
+        let t = self.targets(s);
+        let to = from as i32 + t.shifts[d];
+        if !(0..(w * h) as i32).contains(&to) || t.sets[d] >> to & 1 == 0 {
+            return None;
+        }
+        Some(BreakthroughMove {
+            from: from as u8,
+            to: to as u8,
+        })
+    }
+}
+
+impl TensorGame for Breakthrough {
+    /// Two planes of `height × width` in `perspective`'s frame: its pieces, the
+    /// opponent's.
+    fn tensor_shape(&self) -> TensorShape {
+        TensorShape {
+            channels: 2,
+            height: self.height(),
+            width: self.width(),
+        }
+    }
+
+    fn encode(&self, s: &BreakthroughState, perspective: Player, out: &mut [f32]) {
+        let (w, h) = (self.width(), self.height());
+        let (mine, theirs) = if perspective.0 == 0 {
+            (s.white, s.black)
+        } else {
+            (s.black, s.white)
+        };
+        for t in 0..h {
+            let row = self.frame_row(perspective, t);
+            for c in 0..w {
+                let sq = row * w + c;
+                out[t * w + c] = (mine >> sq & 1) as f32;
+                out[(h + t) * w + c] = (theirs >> sq & 1) as f32;
+            }
         }
     }
 }

@@ -189,3 +189,52 @@ fn connect_four_encoding_is_from_the_movers_point_of_view() {
     game.encode(&s, Player(0), &mut out);
     assert_eq!(out[shape.offset(0, 0, 3)], 1.0);
 }
+
+#[test]
+fn breakthrough_actions_and_tensors_conform() {
+    for (i, (w, h)) in [(3, 4), (5, 5), (6, 6), (8, 8), (11, 11), (4, 9)]
+        .into_iter()
+        .enumerate()
+    {
+        let game = Breakthrough::new(w, h).unwrap();
+        yomi_core::encoding::check_tensor_game(&game, 10, i as u64);
+    }
+}
+
+#[test]
+fn breakthrough_actions_and_planes_are_in_the_movers_frame() {
+    use yomi_core::{ActionSpace, TensorGame};
+    let game = Breakthrough::new_5x5();
+    assert_eq!(game.num_actions(), 75);
+    let mut s = game.initial_state();
+    // White's b2-c3: frame row 3, column 1, direction 2.
+    let mv = game.parse_move(&s, "b2-c3").unwrap();
+    assert_eq!(game.action_index(&s, mv), 50);
+    assert_eq!(game.action_move(&s, Player(0), 50), Some(mv));
+    assert_eq!(game.action_move(&s, Player(1), 50), None);
+    // a2 cannot step towards column a; a1 cannot move.
+    assert_eq!(game.action_move(&s, Player(0), (3 * 5) * 3), None);
+    assert_eq!(game.action_move(&s, Player(0), (4 * 5) * 3 + 1), None);
+    game.play(&mut s, mv).unwrap();
+    // Black's b4-c3 (a capture) is the same action from its side.
+    let mv = game.parse_move(&s, "b4xc3").unwrap();
+    assert_eq!(game.action_index(&s, mv), 50);
+    assert_eq!(game.action_move(&s, Player(1), 50), Some(mv));
+
+    let shape = game.tensor_shape();
+    assert_eq!((shape.channels, shape.height, shape.width), (2, 5, 5));
+    let mut out = vec![f32::NAN; shape.len()];
+    // Black to move sees its pieces on the bottom two rows and white's c3 in the middle.
+    game.encode(&s, Player(1), &mut out);
+    assert!((3..5).all(|t| (0..5).all(|c| out[shape.offset(0, t, c)] == 1.0)));
+    assert_eq!(out[..25].iter().sum::<f32>(), 10.0);
+    assert_eq!(out[shape.offset(1, 2, 2)], 1.0);
+    // b2 is empty, b1 is not.
+    assert_eq!(out[shape.offset(1, 1, 1)], 0.0);
+    assert_eq!(out[shape.offset(1, 0, 1)], 1.0);
+    // White sees the same from its side: its pieces at the bottom, c3 among them.
+    game.encode(&s, Player(0), &mut out);
+    assert_eq!(out[shape.offset(0, 2, 2)], 1.0);
+    assert_eq!(out[shape.offset(0, 3, 1)], 0.0);
+    assert!((0..2).all(|t| (0..5).all(|c| out[shape.offset(1, t, c)] == 1.0)));
+}
