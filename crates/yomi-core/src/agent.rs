@@ -5,9 +5,10 @@ use std::io::{BufRead, Write};
 
 use thiserror::Error;
 
+use crate::game::Information;
 use crate::game::{Game, Turn};
 use crate::player::Player;
-use crate::rng::Rng;
+use crate::rng::{derive_seed, Rng};
 
 /// The moves that were just played, as reported to [`Agent::observe`].
 #[derive(Clone, Copy, Debug)]
@@ -35,9 +36,10 @@ pub enum AgentError {
 /// A move chooser.
 ///
 /// Agents are told about every move played through [`Agent::observe`], which lets a search
-/// keep its tree between moves. In imperfect-information games an agent receives the true
-/// state but must only use what `game.observation(state, player)` shows (for example by
-/// searching [`Game::determinize`]d copies).
+/// keep its tree between moves. In imperfect-information games the arena never hands an
+/// agent the true state: it gets a determinization consistent with its own observation
+/// ([`seat_view`]), and moves as it sees them ([`Game::move_seen_by`]), so no agent can
+/// read hidden parts, whatever it does.
 pub trait Agent<G: Game>: Send {
     /// The agent's spec string (`mcts:iters=1000`), for records and tables.
     fn name(&self) -> String;
@@ -115,6 +117,27 @@ impl<G: Game> Agent<G> for Box<dyn Agent<G>> {
         (**self).analyse(game, state, player)
     }
 }
+
+/// What `seat` may be shown of `state` at turn `turn`: `None` (the state itself) in
+/// perfect-information games; otherwise a determinization from `seat`'s observation
+/// ([`Game::determinize`]), so that the true hidden parts never reach an agent. The
+/// sampling seed depends only on the turn and the seat, so two true states that look the
+/// same to the seat give it the same view. The arena, the Python package and the web board
+/// hand agents states through this.
+pub fn seat_view<G: Game>(
+    game: &G,
+    state: &G::State,
+    seat: Player,
+    turn: usize,
+) -> Option<G::State> {
+    (game.facts().information == Information::Imperfect).then(|| {
+        let mut rng = Rng::seed_from_u64(derive_seed(VIEW_SEED ^ turn as u64, seat.0 as u64));
+        game.determinize(state, seat, &mut rng)
+    })
+}
+
+/// The root of the seeds of [`seat_view`]'s determinizations.
+const VIEW_SEED: u64 = 0x5ea1_ed0b_5e4e_d000;
 
 /// Writes the legal moves of `player` (whatever the turn structure) into `out`.
 pub fn moves_of<G: Game>(game: &G, state: &G::State, player: Player, out: &mut Vec<G::Move>) {

@@ -210,6 +210,22 @@ pub trait Game: Send + Sync + 'static {
         state.clone()
     }
 
+    /// The move `mover` played from `state` as `observer` sees it: `mv` itself unless the
+    /// move hides something (a Geister set-up reveals where the reds are; the observer sees
+    /// only that a set-up was made), in which case a move that looks the same to
+    /// `observer` and is legal in `state`. The arena hands agents moves through this, so an
+    /// agent cannot learn hidden parts from the moves it is told about. Defaults to `mv`.
+    fn move_seen_by(
+        &self,
+        state: &Self::State,
+        mover: Player,
+        mv: Self::Move,
+        observer: Player,
+    ) -> Self::Move {
+        let _ = (state, mover, observer);
+        mv
+    }
+
     /// A uniformly random legal move of the player to move, or `None` when there is none.
     /// `buf` is scratch space. Games may override this with a faster sampler; playouts call it.
     #[inline]

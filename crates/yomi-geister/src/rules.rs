@@ -731,6 +731,25 @@ impl Game for Geister {
         crate::notation::observation(self, s, observer)
     }
 
+    /// Another player's set-up is seen as the first legal set-up: which ghosts are red is
+    /// exactly what it hides. Steps are public.
+    fn move_seen_by(
+        &self,
+        s: &GeisterState,
+        mover: Player,
+        mv: GeisterMove,
+        observer: Player,
+    ) -> GeisterMove {
+        match mv {
+            GeisterMove::Setup(_) if self.hidden() && mover != observer => {
+                let mut moves = Vec::new();
+                self.legal_moves(s, &mut moves);
+                moves.first().copied().unwrap_or(mv)
+            }
+            _ => mv,
+        }
+    }
+
     fn determinize(&self, s: &GeisterState, observer: Player, rng: &mut Rng) -> GeisterState {
         if !self.hidden() || s.result != 0 {
             return *s;

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::stats::{seat_results, SeatResult};
 use super::ArenaError;
-use crate::agent::{Agent, Played};
+use crate::agent::{seat_view, Agent, Played};
 use crate::game::{Game, GameFacts, Turn, Utility};
 use crate::player::Player;
 
@@ -196,7 +196,8 @@ pub fn play_game_from<G: Game, A: Agent<G>>(
                     };
                 };
                 let t = Instant::now();
-                let chosen = agent.select_move(game, &state, p);
+                let view = seat_view(game, &state, p, turns);
+                let chosen = agent.select_move(game, view.as_ref().unwrap_or(&state), p);
                 seat_seconds[seat] += t.elapsed().as_secs_f64();
                 let mv = match chosen {
                     Ok(mv) => mv,
@@ -221,6 +222,7 @@ pub fn play_game_from<G: Game, A: Agent<G>>(
                     seats,
                     &before,
                     Played::Single(p, mv),
+                    turns,
                     &mut seat_seconds,
                 );
                 moves.push(text);
@@ -230,7 +232,9 @@ pub fn play_game_from<G: Game, A: Agent<G>>(
                 let mut failed = None;
                 for (seat, agent) in seats.iter_mut().enumerate() {
                     let t = Instant::now();
-                    let chosen = agent.select_move(game, &state, Player(seat as u8));
+                    let me = Player(seat as u8);
+                    let view = seat_view(game, &state, me, turns);
+                    let chosen = agent.select_move(game, view.as_ref().unwrap_or(&state), me);
                     seat_seconds[seat] += t.elapsed().as_secs_f64();
                     match chosen {
                         Ok(mv) => {
@@ -275,6 +279,7 @@ pub fn play_game_from<G: Game, A: Agent<G>>(
                     seats,
                     &before,
                     Played::Joint(&joint),
+                    turns,
                     &mut seat_seconds,
                 );
                 moves.push(text);
@@ -309,16 +314,40 @@ pub fn play_game_from<G: Game, A: Agent<G>>(
     })
 }
 
+/// Tells every agent about the step played from `before`, each through its own view: in
+/// imperfect-information games the state before the step is the seat's determinization and
+/// each move is the move as the seat sees it ([`Game::move_seen_by`]).
 fn observe_all<G: Game, A: Agent<G>>(
     game: &G,
     seats: &mut [A],
     before: &G::State,
     played: Played<'_, G::Move>,
+    turn: usize,
     seat_seconds: &mut [f64],
 ) {
+    let mut seen = Vec::new();
     for (seat, agent) in seats.iter_mut().enumerate() {
         let t = Instant::now();
-        agent.observe(game, before, played);
+        let me = Player(seat as u8);
+        match seat_view(game, before, me, turn) {
+            None => agent.observe(game, before, played),
+            Some(view) => match played {
+                Played::Single(p, mv) => {
+                    let mv = game.move_seen_by(before, p, mv, me);
+                    agent.observe(game, &view, Played::Single(p, mv));
+                }
+                Played::Joint(moves) => {
+                    seen.clear();
+                    seen.extend(
+                        moves
+                            .iter()
+                            .enumerate()
+                            .map(|(p, &mv)| game.move_seen_by(before, Player(p as u8), mv, me)),
+                    );
+                    agent.observe(game, &view, Played::Joint(&seen));
+                }
+            },
+        }
         seat_seconds[seat] += t.elapsed().as_secs_f64();
     }
 }
