@@ -39,12 +39,36 @@
 //!   to move (`b`/`w`), the ko point (a vertex or `-`), komi, then optionally passes in a
 //!   row, moves played and the stones captured by Black and by White:
 //!   `...../...../..X../...../..... w - 7.5 0 1 0 0`.
+//!
+//! # Actions and tensors
+//! [`ActionSpace`]: `N² + 1` actions. The point in row `r` and column `c` is action
+//! `r·N + c`, rows counted from the top as GTP and [`Game::render`] print the board (row
+//! 0 is GTP row `N`, the last row is GTP row 1) and columns from the left (`A` = 0); the
+//! pass is action `N²`. So on 9×9 `A9` is 0, `J9` is 8, `A1` is 72, `J1` is 80 and pass
+//! 81. [`GoGame::action_of`] and [`GoGame::vertex_of_action`] convert without a state.
+//!
+//! [`TensorGame`]: six planes of `N × N`, laid out like the actions (plane value of the
+//! point with action `a` at `plane · N² + a`), from `perspective`'s side:
+//! 0. `perspective`'s stones;
+//! 1. the opponent's stones;
+//! 2. empty points;
+//! 3. the simple-ko point, the point the side to move may not play now (all zeros without
+//!    one; marked whoever `perspective` is);
+//! 4. ones when `perspective` plays Black, zeros when it plays White (who pays komi, and
+//!    with `perspective` to move, whose turn it is);
+//! 5. ones (the board's extent for padded convolutions).
+//!
+//! The superko history, the komi's value and the pass count are not encoded. Neither
+//! trait is on the playout path.
 
 use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use yomi_core::{Game, GameFacts, IllegalMove, NotationError, Rewards, Rng, Turn};
+use yomi_core::{
+    ActionSpace, Game, GameFacts, IllegalMove, NotationError, Player, Rewards, Rng, TensorGame,
+    TensorShape, Turn,
+};
 
 use crate::board::{select_bit, Board, BLACK, MAX_AREA, MAX_SIZE, MIN_SIZE, WHITE, ZOBRIST};
 use crate::error::{ConfigError, PositionError};
@@ -211,6 +235,30 @@ impl GoGame {
     /// [`crate::VertexError`] for malformed or off-board vertices.
     pub fn parse_vertex(&self, text: &str) -> Result<Vertex, crate::VertexError> {
         Vertex::parse_gtp(text, self.size)
+    }
+
+    /// The [`ActionSpace`] action of `mv`: `r·N + c` for the point in row `r` from the
+    /// top and column `c` from the left, `N²` for the pass (see the
+    /// [module documentation](self)).
+    #[inline]
+    pub fn action_of(&self, mv: Vertex) -> usize {
+        let n = self.size;
+        match mv.coords(n) {
+            Some((x, y)) => (n - 1 - y) * n + x,
+            None => n * n,
+        }
+    }
+
+    /// The vertex of action `action` (the inverse of [`GoGame::action_of`]), `None` at or
+    /// above `N² + 1`.
+    #[inline]
+    pub fn vertex_of_action(&self, action: usize) -> Option<Vertex> {
+        let n = self.size;
+        match action.cmp(&(n * n)) {
+            std::cmp::Ordering::Less => Some(Vertex::at(action % n, n - 1 - action / n, n)),
+            std::cmp::Ordering::Equal => Some(Vertex::PASS),
+            std::cmp::Ordering::Greater => None,
+        }
     }
 
     /// The state notation's board part and fields, parsed; see the module docs.
@@ -927,6 +975,58 @@ impl Game for GoGame {
         state.apply_unchecked(mv);
         state.commit();
         Ok(())
+    }
+}
+
+impl ActionSpace for GoGame {
+    /// The `N²` points and the pass.
+    fn num_actions(&self) -> usize {
+        self.size * self.size + 1
+    }
+
+    #[inline]
+    fn action_index(&self, _: &GoState, mv: Vertex) -> usize {
+        self.action_of(mv)
+    }
+
+    fn action_move(&self, state: &GoState, player: Player, action: usize) -> Option<Vertex> {
+        let v = self.vertex_of_action(action)?;
+        (self.turn(state) == Turn::Player(player) && self.is_legal(state, v)).then_some(v)
+    }
+}
+
+impl TensorGame for GoGame {
+    /// Six planes of `N × N`: own stones, the opponent's, empty points, the ko point,
+    /// ones when `perspective` is Black, ones; see the [module documentation](self).
+    fn tensor_shape(&self) -> TensorShape {
+        TensorShape {
+            channels: 6,
+            height: self.size,
+            width: self.size,
+        }
+    }
+
+    fn encode(&self, state: &GoState, perspective: Player, out: &mut [f32]) {
+        let n = self.size;
+        let area = n * n;
+        let b = &state.board;
+        let mine = Color::of_player(perspective);
+        let ko = b.ko();
+        let black = if mine == Color::Black { 1.0 } else { 0.0 };
+        for r in 0..n {
+            let y = n - 1 - r;
+            for x in 0..n {
+                let p = b.index(x, y);
+                let a = r * n + x;
+                let stone = b.stone(p);
+                out[a] = (stone == Some(mine)) as u8 as f32;
+                out[area + a] = (stone == Some(mine.opponent())) as u8 as f32;
+                out[2 * area + a] = stone.is_none() as u8 as f32;
+                out[3 * area + a] = (ko == Some(p)) as u8 as f32;
+                out[4 * area + a] = black;
+                out[5 * area + a] = 1.0;
+            }
+        }
     }
 }
 

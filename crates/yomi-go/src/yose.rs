@@ -34,7 +34,10 @@ use std::time::Duration;
 
 use yomi_core::search::alphabeta::AlphaBeta;
 use yomi_core::search::{Budget, Evaluator};
-use yomi_core::{Game, GameFacts, NotationError, Rewards, Rng, Turn};
+use yomi_core::{
+    ActionSpace, Game, GameFacts, NotationError, Player, Rewards, Rng, TensorGame, TensorShape,
+    Turn,
+};
 
 use crate::board::{Board, MAX_AREA};
 use crate::error::YoseError;
@@ -149,6 +152,38 @@ impl Game for RegionGame {
     #[inline]
     fn hash(&self, state: &GoState) -> u64 {
         self.go.hash(state)
+    }
+}
+
+/// Go's actions ([`GoGame`]'s [`ActionSpace`]): the point in row `r` from the top and
+/// column `c` is `r·N + c`, the pass `N²`; `N² + 1` actions, of which the legal ones are
+/// the region's legal points and the pass.
+impl ActionSpace for RegionGame {
+    fn num_actions(&self) -> usize {
+        self.go.num_actions()
+    }
+
+    #[inline]
+    fn action_index(&self, _: &GoState, mv: Vertex) -> usize {
+        self.go.action_of(mv)
+    }
+
+    fn action_move(&self, state: &GoState, player: Player, action: usize) -> Option<Vertex> {
+        let v = self.go.vertex_of_action(action)?;
+        let inside = v.is_pass() || self.region[v.index() % MAX_AREA];
+        (inside && self.turn(state) == Turn::Player(player) && self.go.is_legal(state, v))
+            .then_some(v)
+    }
+}
+
+/// Go's six planes ([`GoGame`]'s [`TensorGame`]); the region is not encoded.
+impl TensorGame for RegionGame {
+    fn tensor_shape(&self) -> TensorShape {
+        self.go.tensor_shape()
+    }
+
+    fn encode(&self, state: &GoState, perspective: Player, out: &mut [f32]) {
+        self.go.encode(state, perspective, out);
     }
 }
 
