@@ -5,11 +5,39 @@
 //! passed through but not stopped on, enemies block. Per map the move cost of every cell for
 //! every unit kind and its defence stars are precomputed; per call the search uses
 //! thread-local buffers, so move generation and playouts do not allocate.
+//!
+//! # Actions and tensors
+//! Both address the map's inner cells (the border ring left out): `W' = width − 2` columns
+//! and `H' = height − 2` rows, cell `(x, y)` at `(y − 1)·W' + (x − 1)` (row 0 is the map
+//! file's first inner row).
+//!
+//! [`ActionSpace`]: a fixed numbering per map. Unit `u` (every unit of the map, by id) has
+//! a block of `W'·H'·(1 + E(u))` actions, `E(u)` the number of units of the other team on
+//! the map; blocks follow each other in id order. Inside the block, the action of "move to
+//! cell `c`, then attack option `k`" is `c·(1 + E(u)) + k`, where `k = 0` is no attack
+//! and `k = 1 + j` attacks the `j`-th unit (by id) of the other team. The last action,
+//! `W'·H'·(n + 2·R·B)` for `R` red and `B` blue units, `n = R + B`, ends the turn; there
+//! are `W'·H'·(n + 2·R·B) + 1` actions ([`Tubstap::action_of`], [`Tubstap::move_of`]).
+//! On the 8×8 standard map (6 against 6): `36·84 + 1 = 3025`.
+//!
+//! [`TensorGame`]: 23 planes of `H' × W'`, from `perspective`'s side:
+//! 0–6. the terrain, one-hot by code (no entry, plain, sea, forest, mountain, road,
+//!    fortress);
+//! 7. `perspective`'s units' HP / 10;
+//! 8. the other team's units' HP / 10;
+//! 9–14. `perspective`'s units by kind, one-hot (fighter, attacker, panzer, cannon,
+//!    anti-air, infantry);
+//! 15–20. the other team's units by kind;
+//! 21. `perspective`'s units that may still act this turn (zeros when the other team is to
+//!    move or the game is over);
+//! 22. side-turns played / the map's turn limit (the same in every cell).
 
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use yomi_core::{Game, GameFacts, NotationError, Player, Rewards, Turn};
+use yomi_core::{
+    ActionSpace, Game, GameFacts, NotationError, Player, Rewards, TensorGame, TensorShape, Turn,
+};
 
 use crate::map::{MapError, TbsMap, MAX_UNITS};
 use crate::rules::{Terrain, UnitKind, IMPASSABLE, MOVE_COST};
@@ -726,6 +754,154 @@ impl Tubstap {
     /// Defence stars of the cell (x, y) for ground units.
     pub fn stars(&self, x: u8, y: u8) -> u8 {
         self.inner.stars[self.cell(x, y)]
+    }
+}
+
+impl Tubstap {
+    /// Inner cells (the border ring left out): `(W', H')`.
+    #[inline]
+    fn inner_size(&self) -> (usize, usize) {
+        (self.inner.map.width - 2, self.inner.map.height - 2)
+    }
+
+    /// Units of the map on `team`.
+    #[inline]
+    fn team_size(&self, team: u8) -> usize {
+        self.inner.teams[..self.inner.n]
+            .iter()
+            .filter(|&&t| t == team)
+            .count()
+    }
+
+    /// Attack options of unit `u`'s actions per cell: none, then each enemy unit.
+    #[inline]
+    fn options(&self, u: usize) -> usize {
+        1 + self.team_size(1 - self.inner.teams[u])
+    }
+
+    /// The first action of unit `u`'s block.
+    fn block_start(&self, u: usize) -> usize {
+        let (w, h) = self.inner_size();
+        (0..u).map(|v| self.options(v)).sum::<usize>() * w * h
+    }
+
+    /// The [`ActionSpace`] action of `mv` (see the [module documentation](self)); the
+    /// move need not be legal, but a unit action's cell must be an inner cell and its
+    /// target a unit of the other team.
+    pub fn action_of(&self, mv: &TbsMove) -> usize {
+        let a = match mv {
+            TbsMove::EndTurn => return self.num_actions() - 1,
+            TbsMove::Act(a) => a,
+        };
+        let (w, _) = self.inner_size();
+        let u = a.unit as usize;
+        let cell = (a.y as usize - 1) * w + (a.x as usize - 1);
+        let option = a.target.map_or(0, |t| {
+            let team = self.inner.teams[t as usize];
+            1 + self.inner.teams[..t as usize]
+                .iter()
+                .filter(|&&x| x == team)
+                .count()
+        });
+        self.block_start(u) + cell * self.options(u) + option
+    }
+
+    /// The move of action `action`, legal or not; `None` at or above
+    /// [`ActionSpace::num_actions`]. The inverse of [`Tubstap::action_of`].
+    pub fn move_of(&self, action: usize) -> Option<TbsMove> {
+        let total = self.num_actions();
+        if action + 1 >= total {
+            return (action + 1 == total).then_some(TbsMove::EndTurn);
+        }
+        let (w, h) = self.inner_size();
+        let mut rest = action;
+        for u in 0..self.inner.n {
+            let options = self.options(u);
+            let block = w * h * options;
+            if rest >= block {
+                rest -= block;
+                continue;
+            }
+            let (cell, option) = (rest / options, rest % options);
+            let target = (option > 0).then(|| {
+                let enemy = 1 - self.inner.teams[u];
+                (0..self.inner.n)
+                    .filter(|&t| self.inner.teams[t] == enemy)
+                    .nth(option - 1)
+                    .expect("options count the enemy units") as u8
+            });
+            return Some(TbsMove::Act(UnitAction {
+                unit: u as u8,
+                x: (cell % w + 1) as u8,
+                y: (cell / w + 1) as u8,
+                target,
+            }));
+        }
+        None
+    }
+}
+
+impl ActionSpace for Tubstap {
+    /// `W'·H'·(n + 2·R·B) + 1`: every unit's cells times its attack options, and ending the
+    /// turn.
+    fn num_actions(&self) -> usize {
+        let (w, h) = self.inner_size();
+        let (red, blue) = (self.team_size(0), self.team_size(1));
+        w * h * (self.inner.n + 2 * red * blue) + 1
+    }
+
+    fn action_index(&self, _: &TbsState, mv: TbsMove) -> usize {
+        self.action_of(&mv)
+    }
+
+    fn action_move(&self, state: &TbsState, player: Player, action: usize) -> Option<TbsMove> {
+        if self.over(state) || player.0 != state.mover {
+            return None;
+        }
+        let mv = self.move_of(action)?;
+        self.illegal_reason(state, &mv).is_none().then_some(mv)
+    }
+}
+
+impl TensorGame for Tubstap {
+    /// 23 planes over the inner cells; see the [module documentation](self).
+    fn tensor_shape(&self) -> TensorShape {
+        let (w, h) = self.inner_size();
+        TensorShape {
+            channels: 23,
+            height: h,
+            width: w,
+        }
+    }
+
+    fn encode(&self, state: &TbsState, perspective: Player, out: &mut [f32]) {
+        let shape = self.tensor_shape();
+        let (w, h) = (shape.width, shape.height);
+        out.fill(0.0);
+        let progress = state.turn as f32 / self.inner.map.turn_limit.max(1) as f32;
+        for y in 0..h {
+            for x in 0..w {
+                let t = self.inner.map.terrain_at(x + 1, y + 1);
+                out[shape.offset(t.code() as usize, y, x)] = 1.0;
+                out[shape.offset(22, y, x)] = progress;
+            }
+        }
+        let to_act = !self.over(state) && state.mover == perspective.0;
+        for id in 0..self.inner.n {
+            let u = &state.units[id];
+            if u.hp == 0 {
+                continue;
+            }
+            let (x, y) = (u.x as usize - 1, u.y as usize - 1);
+            let mine = self.inner.teams[id] == perspective.0;
+            let kind = self.inner.kinds[id].index();
+            let (hp, kinds) = if mine { (7, 9) } else { (8, 15) };
+            out[shape.offset(hp, y, x)] = u.hp as f32 / 10.0;
+            out[shape.offset(kinds + kind, y, x)] = 1.0;
+            if mine && to_act && !u.finished {
+                out[shape.offset(21, y, x)] = 1.0;
+            }
+        }
     }
 }
 
