@@ -68,6 +68,7 @@
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
+pub mod budget;
 pub mod build;
 pub mod dyadic;
 pub mod game;
@@ -75,6 +76,7 @@ pub mod parse;
 mod store;
 pub mod thermograph;
 
+pub use budget::{with_work_limit, WorkLimitExceeded};
 pub use build::{CycleError, Local};
 pub use dyadic::Dyadic;
 pub use game::{Cgt, FormDisplay, Outcome, Relation};

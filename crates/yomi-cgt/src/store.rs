@@ -18,6 +18,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::budget::charge;
 use crate::thermograph::{Thermograph, Trajectory};
 use crate::Dyadic;
 
@@ -52,6 +53,8 @@ pub(crate) struct Store {
     heat_memo: HashMap<(Id, Dyadic), Id>,
     /// n → canonical n·↑ (n may be negative).
     ups: HashMap<i64, Id>,
+    /// Whether a canonical node is dicotic (all-small).
+    dicotic: HashMap<Id, bool>,
 }
 
 impl Store {
@@ -167,6 +170,7 @@ impl Store {
 
     /// `a ≤ b` by the recursive definition (any forms).
     pub(crate) fn le(&mut self, a: Id, b: Id) -> bool {
+        charge();
         if a == b {
             return true;
         }
@@ -205,6 +209,7 @@ impl Store {
         if let Some(&c) = self.canon.get(&id) {
             return c;
         }
+        charge();
         let (l, r) = self.options(id);
         let l: Vec<Id> = l.iter().map(|&x| self.canonical(x)).collect();
         let r: Vec<Id> = r.iter().map(|&x| self.canonical(x)).collect();
@@ -225,6 +230,7 @@ impl Store {
             return g;
         }
         loop {
+            charge();
             if let Some(x) = self.number_value(&l, &r) {
                 let id = self.number(x);
                 self.canon.insert(g, id);
@@ -405,6 +411,7 @@ impl Store {
         if let Some(&s) = self.formal_memo.get(&(a, b)) {
             return s;
         }
+        charge();
         let (al, ar) = self.options(a);
         let (bl, br) = self.options(b);
         let mut l = Vec::with_capacity(al.len() + bl.len());
@@ -428,6 +435,7 @@ impl Store {
 
     /// Canonical `a + b` (inputs in any form).
     pub(crate) fn add(&mut self, a: Id, b: Id) -> Id {
+        charge();
         let a = self.canonical(a);
         let b = self.canonical(b);
         let key = (a.min(b), a.max(b));
@@ -531,6 +539,7 @@ impl Store {
         if let Some(t) = self.thermo.get(&c) {
             return t.clone();
         }
+        charge();
         let th = match self.as_number(c) {
             Some(x) if x.is_integer() => Thermograph::integer_mast(x),
             _ => {
@@ -569,6 +578,7 @@ impl Store {
         if let Some(&x) = self.cool_memo.get(&(c, t)) {
             return x;
         }
+        charge();
         let th = self.thermograph(c);
         let out = if t > th.temperature() {
             self.number(th.mast())
@@ -602,6 +612,7 @@ impl Store {
         if let Some(&x) = self.heat_memo.get(&(c, t)) {
             return x;
         }
+        charge();
         let minus_t = self.number(-t);
         let plus_t = self.number(t);
         let (l, r) = self.options(c);
@@ -635,6 +646,13 @@ impl Store {
         if let Some(k) = self.as_nimber(h) {
             return Some((ls, 0, k));
         }
+        // n·↑ + *k is dicotic (all-small), and so is its canonical form: a game with a
+        // subposition that only one side can move from (a number other than 0) is not of
+        // that shape. Checking first keeps the search below cheap: a big number inside
+        // (`{{126|0}|0}`) would otherwise inflate the birthday that bounds it.
+        if !self.is_dicotic(h) {
+            return None;
+        }
         // h = n·↑ + *k iff h + *j = n·↑ + *s (s ∈ {0, 1}) for j = k ⊕ s. The nimber part
         // of a game born on day b is below 2b + 2.
         let b = self.birthday(h).min(128) as u32;
@@ -646,6 +664,24 @@ impl Store {
             }
         }
         None
+    }
+
+    /// Is the canonical game `id` dicotic (all-small): does every subposition have
+    /// options for both players or for neither?
+    fn is_dicotic(&mut self, id: Id) -> bool {
+        if let Some(&d) = self.dicotic.get(&id) {
+            return d;
+        }
+        let d = match self.node(id) {
+            Node::Number(x) => *x == Dyadic::ZERO,
+            Node::Form { left, right } => {
+                let (left, right) = (left.clone(), right.clone());
+                left.is_empty() == right.is_empty()
+                    && left.iter().chain(right.iter()).all(|&o| self.is_dicotic(o))
+            }
+        };
+        self.dicotic.insert(id, d);
+        d
     }
 
     /// `(n, s)` when the canonical `x` is `n·↑ + s·*` with `s ∈ {0, 1}`, from the shapes
