@@ -7,6 +7,8 @@
 //!   or a round robin; its schedule (colors alternate, seats rotate, seeds derive from
 //!   the match seed and a stable game index); [`RoundRobin::run`] plays the games in
 //!   parallel with a progress bar and returns a [`TournamentResult`].
+//! - [`chunks`]: a round robin run in chunks elsewhere (other processes or machines) with
+//!   one [`Journal`] writing the records file; the same seed gives the same records.
 //! - [`records`]: [`GameRecord`] and the JSONL records file ([`RecordLog`]): one line per
 //!   finished game, flushed at once; an interrupted run resumes from it.
 //! - [`stats`]: wins/draws/losses, score rates with Wilson intervals, Elo differences,
@@ -36,12 +38,14 @@ use thiserror::Error;
 
 use crate::spec::SpecError;
 
+pub mod chunks;
 pub mod play;
 pub mod records;
 pub mod round_robin;
 pub mod stats;
 mod table;
 
+pub use chunks::Journal;
 pub use play::{
     forfeit_returns, play_game, play_game_from, play_game_with, PlayedGame, Termination,
 };

@@ -229,7 +229,7 @@ impl RoundRobin {
     }
 
     /// The pairings (groups of agent indices) for a game of `players` players.
-    fn groups(&self, players: usize) -> Vec<Vec<usize>> {
+    pub(super) fn groups(&self, players: usize) -> Vec<Vec<usize>> {
         let k = self.agents.len();
         if players == 0 || k == 0 {
             Vec::new()
@@ -241,7 +241,7 @@ impl RoundRobin {
     }
 
     /// Game `index` of pairing `pairing`, whose agents are `group`.
-    fn scheduled(
+    pub(super) fn scheduled(
         &self,
         pairing: usize,
         index: usize,
@@ -388,28 +388,15 @@ impl RoundRobin {
             done.values(),
         );
         let play_one = |g: &ScheduledGame| -> Result<GameRecord, ArenaError> {
-            let specs = seat_specs(g);
-            let mut seats = Vec::with_capacity(specs.len());
-            for (seat, spec) in specs.iter().enumerate() {
-                let agent = registry
-                    .build(game, spec, derive_seed(g.seed, seat as u64))
-                    .map_err(|source| ArenaError::Spec {
-                        spec: spec.clone(),
-                        source,
-                    })?;
-                seats.push(agent);
-            }
-            let played = play_game(game, &mut seats, turn_limit)?;
-            let record = GameRecord::new(
+            let record = play_scheduled(
+                game,
+                registry,
                 &facts.name,
                 &setup,
-                g.pairing,
-                g.index,
-                g.seed,
-                specs,
                 turn_limit,
-                played,
-            );
+                g,
+                seat_specs(g),
+            )?;
             if let Some(log) = &log {
                 log.append(&record)?;
             }
@@ -455,6 +442,35 @@ impl RoundRobin {
     }
 }
 
+/// Plays the scheduled game `g` with the agents `specs` in its seats (each built with the
+/// seed `derive_seed(g.seed, seat)`) and returns its record. Every run of a schedule, on
+/// this machine ([`RoundRobin::run`]) or in chunks elsewhere ([`super::chunks`]), plays
+/// its games through here, so the same seed gives the same record wherever it ran.
+pub(super) fn play_scheduled<G: Game>(
+    game: &G,
+    registry: &AgentRegistry<G>,
+    name: &str,
+    setup: &str,
+    turn_limit: usize,
+    g: &ScheduledGame,
+    specs: Vec<String>,
+) -> Result<GameRecord, ArenaError> {
+    let mut seats = Vec::with_capacity(specs.len());
+    for (seat, spec) in specs.iter().enumerate() {
+        let agent = registry
+            .build(game, spec, derive_seed(g.seed, seat as u64))
+            .map_err(|source| ArenaError::Spec {
+                spec: spec.clone(),
+                source,
+            })?;
+        seats.push(agent);
+    }
+    let played = play_game(game, &mut seats, turn_limit)?;
+    Ok(GameRecord::new(
+        name, setup, g.pairing, g.index, g.seed, specs, turn_limit, played,
+    ))
+}
+
 /// All `k`-subsets of `0..n`, each sorted, in colexicographic order (by largest element,
 /// then the next largest, …), so that the subsets of `0..n` come first among those of
 /// `0..n+1`.
@@ -486,7 +502,7 @@ fn combinations_colex(n: usize, k: usize) -> Vec<Vec<usize>> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn check_record(
+pub(super) fn check_record(
     path: &Path,
     n: usize,
     r: &GameRecord,
