@@ -152,15 +152,18 @@ impl Grounder {
         new
     }
 
+    /// The join order of `r`: repeatedly the positive literal with the most bound argument
+    /// positions (then the fewest unbound variables, then the smaller table, then body
+    /// order), each test placed after the first step that binds all its variables.
+    ///
+    /// Near-linear in the body length (bodies of thousands of literals are legal GDL): the
+    /// literals' scores are kept up to date as variables become bound (through an index
+    /// from each variable to the literals and tests that hold it) and the best one is taken
+    /// from a heap whose stale entries are skipped.
     fn plan(&self, r: &NRule) -> Plan {
-        let mut bound: HashSet<u32> = HashSet::new();
-        let mut remaining: Vec<usize> = (0..r.body.len())
-            .filter(|&i| matches!(r.body[i], NLit::Pos(_)))
-            .collect();
-        let mut tests: Vec<usize> = (0..r.body.len())
-            .filter(|&i| !matches!(r.body[i], NLit::Pos(_)))
-            .collect();
-        let mut steps = Vec::new();
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let n = r.body.len();
         let vars_of = |l: &NLit| {
             let mut v = Vec::new();
             match l {
@@ -170,67 +173,128 @@ impl Grounder {
                     b.for_each_var(&mut |x| v.push(x));
                 }
             }
+            v.sort_unstable();
+            v.dedup();
             v
         };
-        // Tests with no variables run before any step (as checks of a virtual step 0).
-        let mut pre = Vec::new();
-        tests.retain(|&t| {
-            if vars_of(&r.body[t]).is_empty() {
-                pre.push(t);
-                false
+        let nvars = r.vars as usize;
+        let mut bound = vec![false; nvars];
+        // Per literal: its distinct variables and how many variable occurrences are still
+        // unbound (with multiplicity, as the score counts them); per argument of a positive
+        // literal, how many distinct variables in it are unbound (0: the argument is ground).
+        let lit_vars: Vec<Vec<u32>> = r.body.iter().map(vars_of).collect();
+        let mut unbound: Vec<usize> = vec![0; n];
+        let mut arg_unbound: Vec<Vec<usize>> = vec![Vec::new(); n];
+        // Variable -> (literal, argument position or usize::MAX for the whole literal,
+        // occurrences).
+        let mut occurs: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new(); nvars];
+        let mut counts: HashMap<u32, usize> = HashMap::new();
+        for (i, l) in r.body.iter().enumerate() {
+            counts.clear();
+            let mut count = |t: &Term| t.for_each_var(&mut |x| *counts.entry(x).or_default() += 1);
+            match l {
+                NLit::Pos(a) | NLit::Neg(a) => a.args.iter().for_each(&mut count),
+                NLit::Distinct(a, b) | NLit::Same(a, b) => {
+                    count(a);
+                    count(b);
+                }
+            }
+            for (&v, &c) in &counts {
+                unbound[i] += c;
+                if let Some(o) = occurs.get_mut(v as usize) {
+                    o.push((i, usize::MAX, c));
+                }
+            }
+            if let NLit::Pos(a) = l {
+                for (p, t) in a.args.iter().enumerate() {
+                    let mut v = Vec::new();
+                    t.for_each_var(&mut |x| v.push(x));
+                    v.sort_unstable();
+                    v.dedup();
+                    arg_unbound[i].push(v.len());
+                    for x in v {
+                        if let Some(o) = occurs.get_mut(x as usize) {
+                            o.push((i, p, 1));
+                        }
+                    }
+                }
+            }
+        }
+        let mut ground_args: Vec<usize> = arg_unbound
+            .iter()
+            .map(|a| a.iter().filter(|&&c| c == 0).count())
+            .collect();
+        let size: Vec<i64> = r
+            .body
+            .iter()
+            .map(|l| match l {
+                NLit::Pos(a) => self.size(key_of(a)) as i64,
+                _ => 0,
+            })
+            .collect();
+        let score = |i: usize, unbound: &[usize], ground_args: &[usize]| {
+            if unbound[i] == 0 {
+                (i64::MAX, -size[i])
             } else {
-                true
+                (ground_args[i] as i64 * 1000 - unbound[i] as i64, -size[i])
             }
-        });
-        while !remaining.is_empty() {
-            // Most bound argument positions first, then the smaller table.
-            let mut best = 0;
-            let mut best_score = (i64::MIN, i64::MIN);
-            for (k, &i) in remaining.iter().enumerate() {
-                let NLit::Pos(a) = &r.body[i] else { continue };
-                let vs = vars_of(&r.body[i]);
-                let unbound = vs.iter().filter(|v| !bound.contains(v)).count() as i64;
-                let ground_args = a
-                    .args
-                    .iter()
-                    .filter(|t| {
-                        let mut g = true;
-                        t.for_each_var(&mut |v| g &= bound.contains(&v));
-                        g
-                    })
-                    .count() as i64;
-                let size = self.size(key_of(a)) as i64;
-                let score = if unbound == 0 {
-                    (i64::MAX, -size)
-                } else {
-                    (ground_args * 1000 - unbound, -size)
-                };
-                if score > best_score {
-                    best_score = score;
-                    best = k;
-                }
+        };
+        let mut remaining = vec![false; n];
+        let mut heap: BinaryHeap<((i64, i64), Reverse<usize>)> = BinaryHeap::new();
+        let mut pre = Vec::new();
+        for (i, l) in r.body.iter().enumerate() {
+            if matches!(l, NLit::Pos(_)) {
+                remaining[i] = true;
+                heap.push((score(i, &unbound, &ground_args), Reverse(i)));
+            } else if lit_vars[i].is_empty() {
+                // Tests with no variables run before any step.
+                pre.push(i);
             }
-            let i = remaining.remove(best);
-            let NLit::Pos(a) = &r.body[i] else {
-                unreachable!("remaining holds positive literals only")
+        }
+        let mut left = remaining.iter().filter(|&&x| x).count();
+        let mut steps = Vec::new();
+        while left > 0 {
+            let Some((sc, Reverse(i))) = heap.pop() else {
+                break;
             };
-            let index_pos = a.args.iter().position(|t| {
-                let mut g = true;
-                t.for_each_var(&mut |v| g &= bound.contains(&v));
-                g
-            });
-            for v in vars_of(&r.body[i]) {
-                bound.insert(v);
+            if !remaining[i] || sc != score(i, &unbound, &ground_args) {
+                continue; // taken already, or a stale score
             }
+            remaining[i] = false;
+            left -= 1;
+            let NLit::Pos(a) = &r.body[i] else {
+                unreachable!("the heap holds positive literals only")
+            };
+            let index_pos = arg_unbound[i].iter().position(|&c| c == 0);
             let mut checks = std::mem::take(&mut pre);
-            tests.retain(|&t| {
-                if vars_of(&r.body[t]).iter().all(|v| bound.contains(v)) {
-                    checks.push(t);
-                    false
-                } else {
-                    true
+            let mut ready = Vec::new();
+            for &v in &lit_vars[i] {
+                let v = v as usize;
+                if v >= nvars || bound[v] {
+                    continue;
                 }
-            });
+                bound[v] = true;
+                for &(j, p, c) in &occurs[v] {
+                    if p == usize::MAX {
+                        unbound[j] -= c;
+                        if !matches!(r.body[j], NLit::Pos(_)) && unbound[j] == 0 {
+                            ready.push(j);
+                        }
+                    } else {
+                        arg_unbound[j][p] -= 1;
+                        if arg_unbound[j][p] == 0 {
+                            ground_args[j] += 1;
+                        }
+                    }
+                }
+                for &(j, p, _) in &occurs[v] {
+                    if p == usize::MAX && remaining[j] {
+                        heap.push((score(j, &unbound, &ground_args), Reverse(j)));
+                    }
+                }
+            }
+            ready.sort_unstable();
+            checks.extend(ready);
             steps.push(Step {
                 lit: i,
                 key: key_of(a),
@@ -264,53 +328,124 @@ impl Grounder {
         self.step(r, plan, 0, &mut binding, emit)
     }
 
+    /// Enumerates the bindings of `r` that satisfy the steps from `k` on (the bindings
+    /// of the earlier steps are in `binding`), calling `emit` for each. Iterative, with
+    /// one frame per step on an explicit stack: a body of thousands of literals must not
+    /// exhaust the thread's stack.
     fn step(
         &self,
         r: &NRule,
         plan: &Plan,
         k: usize,
-        binding: &mut Vec<Option<Term>>,
+        binding: &mut [Option<Term>],
         emit: &mut Emit<'_>,
     ) -> Result<(), GdlError> {
-        let Some(s) = plan.steps.get(k) else {
-            return emit(binding);
-        };
-        if s.lit == usize::MAX {
-            if self.checks_pass(r, &s.checks, binding) {
-                return self.step(r, plan, k + 1, binding, emit);
-            }
-            return Ok(());
+        /// The candidates of one step: fact ids of an index, all facts, or the one pass of
+        /// a step without a literal.
+        enum Cands<'t> {
+            Ids(&'t [u32]),
+            All,
+            Once,
         }
-        let NLit::Pos(a) = &r.body[s.lit] else {
-            return Ok(());
-        };
-        let Some(table) = self.tables.get(&s.key) else {
-            return Ok(());
-        };
-        let candidates: Box<dyn Iterator<Item = &Vec<Term>>> = match s.index_pos {
-            Some(p) => {
-                let t = subst(&a.args[p], binding);
-                match table.index.get(&p).and_then(|idx| idx.get(&t)) {
-                    Some(ids) => Box::new(ids.iter().map(|&i| &table.facts[i as usize])),
-                    None => Box::new(std::iter::empty()),
+        struct Frame<'t> {
+            k: usize,
+            table: Option<&'t Table>,
+            cands: Cands<'t>,
+            next: usize,
+            /// Variables bound by the candidate being tried.
+            trail: Vec<u32>,
+        }
+        let empty: &[u32] = &[];
+        // The frame for step `k`, or `None` when the step has no candidates at all.
+        let frame = |k: usize, binding: &[Option<Term>]| -> Option<Frame<'_>> {
+            let s = &plan.steps[k];
+            if s.lit == usize::MAX {
+                return Some(Frame {
+                    k,
+                    table: None,
+                    cands: Cands::Once,
+                    next: 0,
+                    trail: Vec::new(),
+                });
+            }
+            let NLit::Pos(a) = &r.body[s.lit] else {
+                return None;
+            };
+            let table = self.tables.get(&s.key)?;
+            let cands = match s.index_pos {
+                Some(p) => {
+                    let t = subst(&a.args[p], binding);
+                    Cands::Ids(
+                        table
+                            .index
+                            .get(&p)
+                            .and_then(|idx| idx.get(&t))
+                            .map_or(empty, Vec::as_slice),
+                    )
                 }
-            }
-            None => Box::new(table.facts.iter()),
+                None => Cands::All,
+            };
+            Some(Frame {
+                k,
+                table: Some(table),
+                cands,
+                next: 0,
+                trail: Vec::new(),
+            })
         };
-        let mut trail: Vec<u32> = Vec::new();
-        for f in candidates {
-            trail.clear();
-            if f.len() == a.args.len()
-                && a.args
-                    .iter()
-                    .zip(f)
-                    .all(|(p, g)| unify(p, g, binding, &mut trail))
-                && self.checks_pass(r, &s.checks, binding)
-            {
-                self.step(r, plan, k + 1, binding, emit)?;
-            }
-            for &v in &trail {
+        if k >= plan.steps.len() {
+            return emit(binding);
+        }
+        let mut stack: Vec<Frame<'_>> = Vec::with_capacity(plan.steps.len() - k);
+        if let Some(f) = frame(k, &*binding) {
+            stack.push(f);
+        }
+        while let Some(f) = stack.last_mut() {
+            // Undo the bindings of the candidate tried last at this step.
+            for &v in &f.trail {
                 binding[v as usize] = None;
+            }
+            f.trail.clear();
+            let s = &plan.steps[f.k];
+            let matched = match f.cands {
+                Cands::Once => {
+                    if f.next > 0 {
+                        stack.pop();
+                        continue;
+                    }
+                    f.next = 1;
+                    self.checks_pass(r, &s.checks, binding)
+                }
+                Cands::Ids(_) | Cands::All => {
+                    let table = f.table.expect("literal steps have a table");
+                    let fact = match f.cands {
+                        Cands::Ids(ids) => ids.get(f.next).map(|&i| &table.facts[i as usize]),
+                        _ => table.facts.get(f.next),
+                    };
+                    let Some(fact) = fact else {
+                        stack.pop();
+                        continue;
+                    };
+                    f.next += 1;
+                    let NLit::Pos(a) = &r.body[s.lit] else {
+                        unreachable!("literal steps match positive literals")
+                    };
+                    fact.len() == a.args.len()
+                        && a.args
+                            .iter()
+                            .zip(fact)
+                            .all(|(p, g)| unify(p, g, binding, &mut f.trail))
+                        && self.checks_pass(r, &s.checks, binding)
+                }
+            };
+            if !matched {
+                continue;
+            }
+            let next = f.k + 1;
+            if next == plan.steps.len() {
+                emit(binding)?;
+            } else if let Some(nf) = frame(next, &*binding) {
+                stack.push(nf);
             }
         }
         Ok(())

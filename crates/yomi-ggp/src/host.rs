@@ -7,6 +7,14 @@
 //! unreachable, malformed or not a legal move of that role is replaced by a uniformly
 //! random legal move and the error is recorded. At the end every player gets `stop` with
 //! the last joint move. Requests to the players of one step go out in parallel.
+//!
+//! A player that does not answer `start` with `ready` in time (silent, unreachable, an
+//! error) fails the match: every player gets `abort`, the record says why
+//! ([`MatchRecord::failed`]) and [`run_matches`] stops with [`HostError::MatchFailed`]:
+//! a match with a role played by random substitutes is no result. The `stop` reply may
+//! take as long as the start clock or the play clock, whichever is longer (real players
+//! save or learn then; ggp-base's server ignores the reply): a late or failed one is a
+//! warning in the record, not an error.
 
 use std::io::Write;
 use std::path::Path;
@@ -84,8 +92,16 @@ pub struct MatchRecord {
     pub errors: Vec<MatchError>,
     /// The goal value of each role at the end.
     pub goals: Vec<f64>,
-    /// Whether the game reached a terminal state (false when `max_steps` cut it off).
+    /// Whether the game reached a terminal state (false when `max_steps` cut it off or
+    /// the match failed).
     pub finished: bool,
+    /// Why the match failed (a player did not answer `start`); `None` for a match that
+    /// was played.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed: Option<String>,
+    /// Replies that do not affect the match: a `stop` or `abort` answered late, or not.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<MatchError>,
     /// Wall-clock start, seconds since the Unix epoch.
     pub started_unix: f64,
     /// Seconds the whole match took.
@@ -153,14 +169,15 @@ pub fn run_match(
     let n = roles.len();
     let rules = r.description().sheet.to_kif();
     let mut errors = Vec::new();
+    let entry = |step: usize, role: usize, kind: &str, detail: String| MatchError {
+        step,
+        role: roles[role].clone(),
+        player: players.get(role).cloned().unwrap_or_default(),
+        kind: kind.into(),
+        detail,
+    };
     let mut err = |step: usize, role: usize, kind: &str, detail: String| {
-        errors.push(MatchError {
-            step,
-            role: roles[role].clone(),
-            player: players.get(role).cloned().unwrap_or_default(),
-            kind: kind.into(),
-            detail,
-        })
+        errors.push(entry(step, role, kind, detail))
     };
     let grace = config.grace;
     // start
@@ -178,15 +195,62 @@ pub fn run_match(
         })
         .collect();
     let start_wait = Duration::from_secs_f64(config.start_clock) + grace;
+    let mut failed = Vec::new();
     for (role, (answer, _)) in ask_all(players, &roles, &msgs, start_wait)
         .into_iter()
         .enumerate()
     {
-        match answer {
-            Ok(reply) if reply.eq_ignore_ascii_case("ready") => {}
-            Ok(reply) => err(0, role, "not-ready", reply),
-            Err((kind, detail)) => err(0, role, &kind, detail),
+        let problem = match answer {
+            Ok(reply) if reply.eq_ignore_ascii_case("ready") => continue,
+            Ok(reply) => ("not-ready".to_string(), format!("answered {reply:?}")),
+            Err(e) => e,
+        };
+        failed.push(format!(
+            "the player of {} ({}) did not answer start with ready: {} ({})",
+            roles[role],
+            players.get(role).map_or("", String::as_str),
+            problem.0,
+            problem.1
+        ));
+        err(0, role, &problem.0, problem.1);
+    }
+    let stop_wait = Duration::from_secs_f64(config.start_clock.max(config.play_clock)) + grace;
+    let mut warnings = Vec::new();
+    if !failed.is_empty() {
+        // No match without every player: abort it for all of them.
+        let msgs = vec![
+            Message::Abort {
+                id: match_id.into(),
+            }
+            .to_string();
+            n
+        ];
+        let play_wait = Duration::from_secs_f64(config.play_clock) + grace;
+        for (role, (answer, _)) in ask_all(players, &roles, &msgs, play_wait)
+            .into_iter()
+            .enumerate()
+        {
+            if let Err((kind, detail)) = answer {
+                warnings.push(entry(1, role, &kind, detail));
+            }
         }
+        return MatchRecord {
+            match_id: match_id.into(),
+            game: game.facts().name,
+            goals: Vec::new(),
+            roles: roles.clone(),
+            players: players.to_vec(),
+            start_clock: config.start_clock,
+            play_clock: config.play_clock,
+            moves: Vec::new(),
+            reply_seconds: Vec::new(),
+            errors,
+            finished: false,
+            failed: Some(failed.join("; ")),
+            warnings,
+            started_unix,
+            seconds: start.elapsed().as_secs_f64(),
+        };
     }
     // play
     let play_wait = Duration::from_secs_f64(config.play_clock) + grace;
@@ -265,12 +329,12 @@ pub fn run_match(
     .to_string();
     let msgs = vec![msg; n];
     let step = moves.len() + 1;
-    for (role, (answer, _)) in ask_all(players, &roles, &msgs, play_wait)
+    for (role, (answer, _)) in ask_all(players, &roles, &msgs, stop_wait)
         .into_iter()
         .enumerate()
     {
         if let Err((kind, detail)) = answer {
-            err(step, role, &kind, detail);
+            warnings.push(entry(step, role, &kind, detail));
         }
     }
     let returns = game.returns(&state);
@@ -286,6 +350,8 @@ pub fn run_match(
         reply_seconds,
         errors,
         finished,
+        failed: None,
+        warnings,
         started_unix,
         seconds: start.elapsed().as_secs_f64(),
     }
@@ -302,6 +368,14 @@ pub enum HostError {
         /// Players given.
         players: usize,
     },
+    /// A match failed: a player did not answer `start` (its record is written).
+    #[error("match {match_id} failed: {reason}")]
+    MatchFailed {
+        /// The match.
+        match_id: String,
+        /// Why.
+        reason: String,
+    },
     /// The records file could not be written.
     #[error("writing {path}: {reason}")]
     Io {
@@ -315,10 +389,11 @@ pub enum HostError {
 /// Runs `matches` matches, rotating the players over the roles (match k gives role r to
 /// `players[(r + k) % n]`), and appends each record to `out` as one JSON line as soon as
 /// the match ends (an interrupted series keeps every finished match). Progress goes to
-/// stderr when `progress`.
+/// stderr when `progress`. A failed match ([`MatchRecord::failed`]) is written and ends
+/// the series.
 ///
 /// # Errors
-/// [`HostError`] for a wrong number of players or an unwritable file.
+/// [`HostError`] for a wrong number of players, an unwritable file, or a failed match.
 pub fn run_matches(
     game: &GdlGame,
     players: &[String],
@@ -378,6 +453,12 @@ pub fn run_matches(
                 rec.seconds,
                 goals.join(" ")
             );
+        }
+        if let Some(reason) = &rec.failed {
+            return Err(HostError::MatchFailed {
+                match_id: rec.match_id.clone(),
+                reason: reason.clone(),
+            });
         }
         records.push(rec);
     }

@@ -121,8 +121,7 @@ pub fn post(
                         reason: format!("over {MAX_REPLY} bytes"),
                     });
                 }
-                if let Some(done) = complete(&reply) {
-                    reply.truncate(done);
+                if complete(&reply) {
                     break;
                 }
             }
@@ -133,21 +132,88 @@ pub fn post(
     parse_reply(addr, &reply)
 }
 
-/// The length of a complete reply with a `Content-Length`, once all of it is in `data`.
-fn complete(data: &[u8]) -> Option<usize> {
-    let end = find(data, b"\r\n\r\n")? + 4;
-    let head = std::str::from_utf8(&data[..end]).ok()?;
-    let len = head.lines().find_map(|l| {
-        let (k, v) = l.split_once(':')?;
-        k.trim()
-            .eq_ignore_ascii_case("content-length")
-            .then(|| v.trim().parse::<usize>().ok())?
-    })?;
-    (data.len() >= end + len).then_some(end + len)
+/// The parsed head of a reply: status, where the body starts, and how it is framed.
+struct Head {
+    status: u16,
+    body_start: usize,
+    length: Option<usize>,
+    chunked: bool,
 }
 
-fn find(data: &[u8], pat: &[u8]) -> Option<usize> {
-    data.windows(pat.len()).position(|w| w == pat)
+/// Reads the reply head with `httparse`, which takes bare LF line ends as well as CRLF
+/// (Sancho sends bare LF; ggp-base's reader accepts both). `Ok(None)`: not all there yet.
+fn head(data: &[u8]) -> Result<Option<Head>, String> {
+    let mut headers = [httparse::EMPTY_HEADER; 64];
+    let mut r = httparse::Response::new(&mut headers);
+    let body_start = match r.parse(data) {
+        Ok(httparse::Status::Complete(n)) => n,
+        Ok(httparse::Status::Partial) => return Ok(None),
+        Err(e) => return Err(format!("not an HTTP reply ({e})")),
+    };
+    let status = r.code.ok_or("no status code")?;
+    let mut length = None;
+    let mut chunked = false;
+    for h in r.headers.iter() {
+        let v = String::from_utf8_lossy(h.value);
+        if h.name.eq_ignore_ascii_case("content-length") {
+            length = Some(
+                v.trim()
+                    .parse::<usize>()
+                    .map_err(|_| format!("bad Content-Length {v:?}"))?,
+            );
+        } else if h.name.eq_ignore_ascii_case("transfer-encoding") {
+            chunked = v.to_ascii_lowercase().contains("chunked");
+        }
+    }
+    Ok(Some(Head {
+        status,
+        body_start,
+        length: if chunked { None } else { length },
+        chunked,
+    }))
+}
+
+/// Decodes a chunked body; `Ok(None)` while the last chunk has not arrived.
+fn dechunk(mut data: &[u8]) -> Result<Option<Vec<u8>>, String> {
+    let mut out = Vec::new();
+    loop {
+        let Some(eol) = data.iter().position(|&b| b == b'\n') else {
+            return Ok(None);
+        };
+        let line = std::str::from_utf8(&data[..eol]).map_err(|_| "bad chunk size")?;
+        let size_text = line.split(';').next().unwrap_or("").trim();
+        let size = usize::from_str_radix(size_text, 16)
+            .map_err(|_| format!("bad chunk size {size_text:?}"))?;
+        data = &data[eol + 1..];
+        if size == 0 {
+            return Ok(Some(out));
+        }
+        if data.len() < size {
+            return Ok(None);
+        }
+        out.extend_from_slice(&data[..size]);
+        data = &data[size..];
+        // The chunk's own line end (CRLF or LF).
+        if data.first() == Some(&b'\r') {
+            data = &data[1..];
+        }
+        if data.first() == Some(&b'\n') {
+            data = &data[1..];
+        } else if !data.is_empty() {
+            return Err("no line end after a chunk".into());
+        }
+    }
+}
+
+/// Whether `data` holds a whole reply (head and, by its framing, the body). A reply
+/// framed by neither length nor chunks ends when the player closes the connection.
+fn complete(data: &[u8]) -> bool {
+    match head(data) {
+        Ok(Some(h)) if h.chunked => !matches!(dechunk(&data[h.body_start..]), Ok(None)),
+        Ok(Some(h)) => h.length.is_some_and(|n| data.len() >= h.body_start + n),
+        Ok(None) => false,
+        Err(_) => true,
+    }
 }
 
 fn parse_reply(addr: &str, data: &[u8]) -> Result<String, HttpError> {
@@ -155,25 +221,29 @@ fn parse_reply(addr: &str, data: &[u8]) -> Result<String, HttpError> {
         addr: addr.into(),
         reason: reason.into(),
     };
-    let end = find(data, b"\r\n\r\n").ok_or_else(|| bad("no complete HTTP header"))?;
-    let head = std::str::from_utf8(&data[..end]).map_err(|_| bad("header is not text"))?;
-    let status_line = head.lines().next().unwrap_or("");
-    let mut parts = status_line.split_whitespace();
-    let (Some(version), Some(code)) = (parts.next(), parts.next()) else {
-        return Err(bad("no status line"));
+    let h = head(data)
+        .map_err(|e| bad(&e))?
+        .ok_or_else(|| bad("no complete HTTP header"))?;
+    let rest = &data[h.body_start..];
+    let body = if h.chunked {
+        dechunk(rest)
+            .map_err(|e| bad(&e))?
+            .ok_or_else(|| bad("the chunked body is cut off"))?
+    } else if let Some(n) = h.length {
+        rest.get(..n)
+            .ok_or_else(|| bad("the body is shorter than its Content-Length"))?
+            .to_vec()
+    } else {
+        rest.to_vec()
     };
-    if !version.starts_with("HTTP/") {
-        return Err(bad("not an HTTP reply"));
-    }
-    let status: u16 = code.parse().map_err(|_| bad("bad status code"))?;
-    let body = std::str::from_utf8(&data[end + 4..])
+    let body = String::from_utf8(body)
         .map_err(|_| bad("body is not UTF-8"))?
         .trim()
         .to_string();
-    if status != 200 {
+    if h.status != 200 {
         return Err(HttpError::Status {
             addr: addr.into(),
-            status,
+            status: h.status,
             body,
         });
     }
@@ -187,9 +257,17 @@ mod tests {
     #[test]
     fn replies_are_read_or_rejected() {
         let ok = b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nready";
-        assert_eq!(complete(ok), Some(ok.len()));
-        assert_eq!(complete(&ok[..ok.len() - 1]), None);
+        assert!(complete(ok));
+        assert!(!complete(&ok[..ok.len() - 1]));
         assert_eq!(parse_reply("a", ok).unwrap(), "ready");
+        // Bare LF line ends (Sancho's replies), and chunked bodies.
+        let lf = b"HTTP/1.0 200 OK\nContent-Type: text/acl\nContent-Length: 5\n\nready";
+        assert!(complete(lf));
+        assert_eq!(parse_reply("a", lf).unwrap(), "ready");
+        let chunked = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nrea\r\n2\r\ndy\r\n0\r\n\r\n";
+        assert!(complete(chunked));
+        assert!(!complete(&chunked[..chunked.len() - 7]));
+        assert_eq!(parse_reply("a", chunked).unwrap(), "ready");
         assert!(matches!(
             parse_reply("a", b"HTTP/1.1 400 Bad\r\n\r\nerror: x"),
             Err(HttpError::Status { status: 400, .. })

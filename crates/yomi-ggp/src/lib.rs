@@ -48,6 +48,7 @@ pub mod player;
 pub mod protocol;
 pub mod prover;
 pub mod reasoner;
+pub mod server;
 pub mod validate;
 
 pub use ast::{Atom, Literal, Pos, Rule, RuleSheet, Sym, Symbols, Term};

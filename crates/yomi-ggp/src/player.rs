@@ -2,38 +2,46 @@
 //! any agent of the registry (MCTS on the core search by default).
 //!
 //! - [`GgpPlayer`] is the protocol state machine, independent of HTTP: one text message in,
-//!   one [`Reply`] out. It compiles the rules on `start`, tracks the state from the joint
-//!   moves of `play`, searches until the play clock minus a safety margin and always
-//!   answers a legal move: the search runs on its own thread, and when it has not answered
-//!   by the deadline (or fails) a random legal move goes out instead. A late search hands
-//!   the agent back when it ends; meanwhile further moves are random.
-//! - [`PlayerServer`] serves it over HTTP as ggp-base's players do: `POST` with the
-//!   message as the body, replies `200` with `Content-type: text/acl` and CORS headers
-//!   (`OPTIONS` is answered too, so browser-based hosts work). A malformed message gets
-//!   `400` with the reason, an oversized one `413`, another method `405`; the player keeps
-//!   serving.
-//!
-//! # Why tiny_http
-//! The protocol is one short request per connection, a few per second at most: a
-//! synchronous server with a thread per request is all it needs, and `tiny_http` is a
-//! small, long-maintained crate with no async runtime (an async stack would add tokio and
-//! hyper for nothing). Each request is read on its own thread, so a client that stalls
-//! mid-request blocks only itself; the player's state sits behind one mutex.
+//!   one [`Reply`] out ([`GgpPlayer::handle`], async). It holds any number of matches (up
+//!   to [`PlayerConfig::max_matches`]), each behind its own lock, and no lock is held
+//!   while rules compile or a search runs: both run on threads of their own, and the
+//!   request only waits for them with a deadline.
+//! - `start` checks the clocks (finite, at most [`PlayerConfig::max_clock`] seconds: a
+//!   clear `400` otherwise), then compiles the rules on a thread and answers `ready` when
+//!   they are compiled or when the start clock (minus the margin) runs out, whichever comes
+//!   first; a sheet that is still compiling then keeps compiling, and `play` requests meanwhile
+//!   get a legal move from the reference prover ([`crate::prover`]) when it finds one in
+//!   time, else an error reply before the deadline (the host substitutes a move, as for
+//!   any bad reply).
+//! - `play` tracks the state from the joint moves, searches on its own thread until the
+//!   play clock minus the margin, and always answers before that deadline: with the
+//!   search's move, or a random legal move when the search is late, failed, or is still
+//!   busy with an earlier move (a late search hands the agent back when it ends).
+//! - [`PlayerServer`] serves it over HTTP (see [`crate::server`] for the limits and
+//!   timeouts).
 
-use std::io::Read;
-use std::net::SocketAddr;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use tokio::sync::oneshot;
 use yomi_core::agent::{Agent, Played};
 use yomi_core::spec::AgentSpec;
 use yomi_core::{Game, Player, Rng, Turn};
 
 use crate::game::{GdlGame, GdlMove};
+use crate::parse::{parse_ground_term, read_sexprs};
 use crate::protocol::Message;
+use crate::prover::{Prover, ProverState};
 use crate::reasoner::GdlState;
+use crate::validate::Description;
+
+pub use crate::server::{BindError, PlayerServer};
+
+/// The largest clock accepted by default, in seconds (an hour per move is far beyond any
+/// tournament's clocks; larger values are refused with a clear error).
+pub const MAX_CLOCK: f64 = 3600.0;
 
 /// Settings of a player.
 #[derive(Clone, Debug)]
@@ -49,8 +57,23 @@ pub struct PlayerConfig {
     pub margin: f64,
     /// Seed of the agent and of the fallback moves (each match derives its own).
     pub seed: u64,
-    /// Largest request body accepted, in bytes.
+    /// Largest request body accepted, in bytes (larger: `413`, without reading it).
     pub max_request_bytes: usize,
+    /// Largest request head (request line and headers) accepted, in bytes (at least
+    /// 8 KiB; larger: `431` and the connection is closed).
+    pub max_header_bytes: usize,
+    /// Seconds a client has to send the whole request head, from connecting.
+    pub header_timeout: Duration,
+    /// Seconds a client has to send the whole body once the head is in.
+    pub body_timeout: Duration,
+    /// Connections served at once; more are closed at once (slow clients are dropped by
+    /// the timeouts above, so they hold a place for a bounded time).
+    pub max_connections: usize,
+    /// The largest start or play clock accepted, in seconds.
+    pub max_clock: f64,
+    /// Matches held at once (a `start` beyond them answers `busy`; matches idle for longer
+    /// than their clocks allow are forgotten first).
+    pub max_matches: usize,
 }
 
 impl Default for PlayerConfig {
@@ -61,6 +84,12 @@ impl Default for PlayerConfig {
             margin: 0.5,
             seed: 1,
             max_request_bytes: 8 << 20,
+            max_header_bytes: 64 << 10,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(30),
+            max_connections: 256,
+            max_clock: MAX_CLOCK,
+            max_matches: 4,
         }
     }
 }
@@ -68,7 +97,8 @@ impl Default for PlayerConfig {
 /// A reply: HTTP status and body.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reply {
-    /// 200 for protocol answers, 4xx for requests that could not be read.
+    /// 200 for protocol answers, 4xx for requests that could not be read, 503 for a move
+    /// the player could not find in time.
     pub status: u16,
     /// The reply text (`ready`, a move, `done`, or the reason of an error).
     pub body: String,
@@ -90,20 +120,49 @@ impl Reply {
 }
 
 type BoxAgent = Box<dyn Agent<GdlGame>>;
-type SearchOutcome = (BoxAgent, Option<GdlMove>);
 
-/// One match in progress.
-struct MatchState {
-    id: String,
+/// A compiled match.
+struct Compiled {
     game: GdlGame,
     role: usize,
     state: GdlState,
-    /// Seconds of thinking per move (play clock minus margin).
-    think: f64,
+    /// `None` while a search has it.
     agent: Option<BoxAgent>,
-    /// A search that missed its deadline; it sends the agent back when it ends.
-    pending: Option<Receiver<SearchOutcome>>,
     rng: Rng,
+}
+
+/// Where a match's rules are.
+enum Phase {
+    /// Rules still compiling: the joint moves so far, and once read and checked, the
+    /// description for the prover's fallback moves (with the latest prover state: the
+    /// number of joint moves it has applied, and the state).
+    Compiling {
+        moves: Vec<Vec<String>>,
+        desc: Option<Arc<Description>>,
+        prover_state: Option<(usize, ProverState)>,
+    },
+    Ready(Box<Compiled>),
+    /// The rules could not be compiled (after `ready` went out).
+    Failed(String),
+}
+
+/// One match in progress.
+struct Slot {
+    role: String,
+    start_clock: f64,
+    play_clock: f64,
+    phase: Phase,
+    last_seen: Instant,
+    /// A prover thread is running for this match (at most one at a time).
+    proving: bool,
+}
+
+impl Slot {
+    /// Whether the match may be forgotten: no message for longer than its clocks allow.
+    fn stale(&self, now: Instant) -> bool {
+        let patience = (self.start_clock + 4.0 * self.play_clock).max(60.0);
+        now.saturating_duration_since(self.last_seen) > Duration::from_secs_f64(patience)
+    }
 }
 
 /// What the player did on its last moves, for logs and tests.
@@ -115,6 +174,9 @@ pub struct PlayerStats {
     pub forced: u64,
     /// Random legal moves sent because the search was late, failed or was still busy.
     pub fallbacks: u64,
+    /// Moves sent while the rules were still compiling (from the prover), or error
+    /// replies sent before the deadline because no move was found in time.
+    pub compiling: u64,
     /// Matches started.
     pub matches: u64,
 }
@@ -122,9 +184,21 @@ pub struct PlayerStats {
 /// The protocol state machine of a player. See the [module docs](self).
 pub struct GgpPlayer {
     config: PlayerConfig,
-    current: Option<MatchState>,
-    /// Counters.
-    pub stats: PlayerStats,
+    matches: Mutex<HashMap<String, Arc<Mutex<Slot>>>>,
+    stats: Mutex<PlayerStats>,
+    /// Compilations running (they go on after their match ends; bounded).
+    compiling: Arc<AtomicUsize>,
+}
+
+/// The most compilations running at once (a `start` beyond them answers `busy`).
+const MAX_COMPILES: usize = 2;
+
+/// Stack of the compile and search threads (grounding is iterative, but rule terms and
+/// the search may still recurse a little).
+const WORKER_STACK: usize = 16 << 20;
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl GgpPlayer {
@@ -132,8 +206,9 @@ impl GgpPlayer {
     pub fn new(config: PlayerConfig) -> Self {
         GgpPlayer {
             config,
-            current: None,
-            stats: PlayerStats::default(),
+            matches: Mutex::new(HashMap::new()),
+            stats: Mutex::new(PlayerStats::default()),
+            compiling: Arc::new(AtomicUsize::new(0)),
         }
     }
 
@@ -142,25 +217,48 @@ impl GgpPlayer {
         &self.config
     }
 
+    /// The counters so far.
+    pub fn stats(&self) -> PlayerStats {
+        *lock(&self.stats)
+    }
+
+    fn count(&self, f: impl FnOnce(&mut PlayerStats)) {
+        f(&mut lock(&self.stats));
+    }
+
     /// The margin kept free on a clock of `clock` seconds.
     fn margin(&self, clock: f64) -> f64 {
         self.config.margin.min(clock * 0.5).max(0.0)
     }
 
-    /// Handles one message, received at `received` (the clocks run from then).
-    pub fn handle(&mut self, text: &str, received: Instant) -> Reply {
-        let msg: Message = match text.parse() {
-            Ok(m) => m,
-            Err(e) => return Reply::bad(format!("error: {e}")),
+    /// Seconds of a clock the player may use before it must have answered.
+    fn usable(&self, clock: f64) -> f64 {
+        (clock - self.margin(clock)).max(0.01)
+    }
+
+    fn slot(&self, id: &str) -> Option<Arc<Mutex<Slot>>> {
+        lock(&self.matches).get(id).cloned()
+    }
+
+    /// Handles one message, received at `received` (the clocks run from then). Never
+    /// answers a `start` after its start clock or a `play` after its play clock (each
+    /// less the margin), whatever the rules or the agent do.
+    pub async fn handle(self: &Arc<Self>, text: String, received: Instant) -> Reply {
+        // A start message may carry megabytes of rules: read it off the async threads.
+        let parsed = tokio::task::spawn_blocking(move || text.parse::<Message>()).await;
+        let msg = match parsed {
+            Ok(Ok(m)) => m,
+            Ok(Err(e)) => return Reply::bad(format!("error: {e}")),
+            Err(_) => return Reply::bad("error: the message could not be read"),
         };
         match msg {
             Message::Info => Reply::ok(format!(
                 "((name {}) (status {}))",
                 self.config.name,
-                if self.current.is_some() {
-                    "busy"
-                } else {
+                if lock(&self.matches).is_empty() {
                     "available"
+                } else {
+                    "busy"
                 }
             )),
             Message::Preview { .. } => Reply::ok("ready"),
@@ -168,103 +266,428 @@ impl GgpPlayer {
                 id,
                 role,
                 rules,
+                start_clock,
                 play_clock,
-                ..
-            } => self.start(id, &role, &rules, play_clock),
-            Message::Play { id, moves } => self.play(&id, moves.as_deref(), received),
-            Message::Stop { id, moves } => match &mut self.current {
-                Some(m) if m.id == id => {
-                    if let Some(moves) = moves {
-                        // The final state is not needed; a bad joint move is ignored here.
-                        let _ = advance(m, &moves);
-                    }
-                    self.current = None;
-                    Reply::ok("done")
+            } => {
+                self.start(id, role, rules, start_clock, play_clock, received)
+                    .await
+            }
+            Message::Play { id, moves } => self.play(&id, moves, received).await,
+            Message::Stop { id, moves } => {
+                let Some(slot) = lock(&self.matches).remove(&id) else {
+                    return Reply::ok("busy");
+                };
+                if let (Some(moves), Phase::Ready(m)) = (moves, &mut lock(&slot).phase) {
+                    // The final state is not needed; a bad joint move is ignored here.
+                    let _ = advance(m, &moves);
                 }
-                _ => Reply::ok("busy"),
-            },
-            Message::Abort { id } => match &self.current {
-                Some(m) if m.id == id => {
-                    self.current = None;
-                    Reply::ok("aborted")
-                }
-                _ => Reply::ok("busy"),
+                Reply::ok("done")
+            }
+            Message::Abort { id } => match lock(&self.matches).remove(&id) {
+                Some(_) => Reply::ok("aborted"),
+                None => Reply::ok("busy"),
             },
         }
     }
 
-    fn start(&mut self, id: String, role: &str, rules: &str, play_clock: f64) -> Reply {
-        if let Some(m) = &self.current {
-            if m.id != id {
-                return Reply::ok("busy");
+    async fn start(
+        self: &Arc<Self>,
+        id: String,
+        role: String,
+        rules: String,
+        start_clock: f64,
+        play_clock: f64,
+        received: Instant,
+    ) -> Reply {
+        let max = self.config.max_clock;
+        for (name, c) in [("start clock", start_clock), ("play clock", play_clock)] {
+            if !(c.is_finite() && c > 0.0 && c <= max) {
+                return Reply::bad(format!(
+                    "error: {name} {c} s is out of range: this player accepts clocks of \
+                     more than 0 and at most {max} s"
+                ));
             }
         }
-        let game = match GdlGame::from_kif(&format!("match-{id}"), rules) {
-            Ok(g) => g,
-            Err(e) => return Reply::bad(format!("error: rules: {e}")),
+        let slot = {
+            let mut ms = lock(&self.matches);
+            if ms.contains_key(&id) {
+                // The same start again (a retry): the match is set up or being set up.
+                return Reply::ok("ready");
+            }
+            let now = Instant::now();
+            ms.retain(|_, s| !lock(s).stale(now));
+            if ms.len() >= self.config.max_matches.max(1) {
+                return Reply::ok("busy");
+            }
+            if self
+                .compiling
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                    (n < MAX_COMPILES).then_some(n + 1)
+                })
+                .is_err()
+            {
+                return Reply::ok("busy");
+            }
+            let slot = Arc::new(Mutex::new(Slot {
+                role: role.clone(),
+                start_clock,
+                play_clock,
+                phase: Phase::Compiling {
+                    moves: Vec::new(),
+                    desc: None,
+                    prover_state: None,
+                },
+                last_seen: now,
+                proving: false,
+            }));
+            ms.insert(id.clone(), slot.clone());
+            slot
         };
-        let Some(role_index) = game.role_index(role) else {
-            return Reply::bad(format!("error: {role} is no role of the game"));
+        let seed = {
+            let mut st = lock(&self.stats);
+            st.matches += 1;
+            yomi_core::rng::derive_seed(self.config.seed, st.matches - 1)
         };
-        let think = (play_clock - self.margin(play_clock)).max(0.01);
-        let seed = yomi_core::rng::derive_seed(self.config.seed, self.stats.matches);
+        let think = self.usable(play_clock);
         // The search stops a little before the hard deadline so that its move, not the
         // fallback, wins the race (10 % of the thinking time plus 10 ms).
         let search_time = (think * 0.9 - 0.01).max(0.005);
-        let agent = match build_agent(&game, &self.config.agent, search_time, seed) {
-            Ok(a) => a,
-            Err(e) => return Reply::bad(format!("error: agent: {e}")),
-        };
-        self.stats.matches += 1;
-        self.current = Some(MatchState {
-            id,
-            state: game.initial_state(),
-            game,
-            role: role_index,
-            think,
-            agent: Some(agent),
-            pending: None,
-            rng: Rng::seed_from_u64(seed ^ 0x5eed),
-        });
-        Reply::ok("ready")
+        let agent_spec = self.config.agent.clone();
+        let (tx, rx) = oneshot::channel::<Result<(), String>>();
+        let compiling = self.compiling.clone();
+        let job_slot = slot.clone();
+        let spawned = std::thread::Builder::new()
+            .name("ggp-compile".into())
+            .stack_size(WORKER_STACK)
+            .spawn(move || {
+                struct Done(Arc<AtomicUsize>);
+                impl Drop for Done {
+                    fn drop(&mut self) {
+                        self.0.fetch_sub(1, Ordering::SeqCst);
+                    }
+                }
+                let done = Done(compiling);
+                let result = compile(
+                    &job_slot,
+                    &id,
+                    &role,
+                    &rules,
+                    &agent_spec,
+                    search_time,
+                    seed,
+                );
+                if let Err(e) = &result {
+                    lock(&job_slot).phase = Phase::Failed(e.clone());
+                }
+                // Counted off before the reply goes out, so the next start finds the place.
+                drop(done);
+                let _ = tx.send(result);
+            });
+        if spawned.is_err() {
+            self.compiling.fetch_sub(1, Ordering::SeqCst);
+            return Reply::bad("error: cannot start compiling the rules");
+        }
+        let deadline = received + Duration::from_secs_f64(self.usable(start_clock));
+        match tokio::time::timeout_at(deadline.into(), rx).await {
+            Ok(Ok(Ok(()))) => Reply::ok("ready"),
+            Ok(Ok(Err(e))) => {
+                self.forget(&slot);
+                Reply::bad(e)
+            }
+            Ok(Err(_)) => {
+                self.forget(&slot);
+                Reply::bad("error: compiling the rules failed")
+            }
+            // Still compiling: answer in time and keep compiling; moves meanwhile come
+            // from the prover.
+            Err(_) => Reply::ok("ready"),
+        }
     }
 
-    fn play(&mut self, id: &str, moves: Option<&[String]>, received: Instant) -> Reply {
-        let Some(m) = &mut self.current else {
-            return Reply::ok("busy");
-        };
-        if m.id != id {
-            return Reply::ok("busy");
-        }
-        if let Some(moves) = moves {
-            if let Err(e) = advance(m, moves) {
-                return Reply::bad(format!("error: {e}"));
-            }
-        }
-        let r = m.game.reasoner();
-        let mut legal = Vec::new();
-        r.legal_into(&m.state, m.role, &mut legal);
-        if legal.is_empty() {
-            return Reply::bad("error: the game is over or this role has no legal move");
-        }
-        if legal.len() == 1 {
-            self.stats.forced += 1;
-            return Reply::ok(r.action_text(legal[0]).to_string());
-        }
-        let deadline = received + Duration::from_secs_f64(m.think);
-        let chosen = search_until(m, deadline);
-        let mv = match chosen {
-            Some(a) if legal.contains(&a) => {
-                self.stats.searched += 1;
-                a
-            }
-            _ => {
-                self.stats.fallbacks += 1;
-                legal[m.rng.below(legal.len())]
-            }
-        };
-        Reply::ok(m.game.reasoner().action_text(mv).to_string())
+    /// Removes the match held in `slot`.
+    fn forget(&self, slot: &Arc<Mutex<Slot>>) {
+        lock(&self.matches).retain(|_, s| !Arc::ptr_eq(s, slot));
     }
+
+    async fn play(
+        self: &Arc<Self>,
+        id: &str,
+        moves: Option<Vec<String>>,
+        received: Instant,
+    ) -> Reply {
+        let Some(slot) = self.slot(id) else {
+            return Reply::ok("busy");
+        };
+        let (job, deadline) = {
+            let mut sl = lock(&slot);
+            sl.last_seen = Instant::now();
+            let deadline = received + Duration::from_secs_f64(self.usable(sl.play_clock));
+            let job = match &mut sl.phase {
+                Phase::Failed(e) => return Reply::bad(e.clone()),
+                Phase::Compiling { moves: log, .. } => {
+                    if let Some(m) = moves {
+                        log.push(m);
+                    }
+                    Job::Prove
+                }
+                Phase::Ready(m) => {
+                    if let Some(moves) = moves {
+                        if let Err(e) = advance(m, &moves) {
+                            return Reply::bad(format!("error: {e}"));
+                        }
+                    }
+                    let r = m.game.reasoner();
+                    let mut legal = Vec::new();
+                    r.legal_into(&m.state, m.role, &mut legal);
+                    if legal.is_empty() {
+                        return Reply::bad(
+                            "error: the game is over or this role has no legal move",
+                        );
+                    }
+                    if legal.len() == 1 {
+                        self.count(|s| s.forced += 1);
+                        return Reply::ok(r.action_text(legal[0]).to_string());
+                    }
+                    let fallback = legal[m.rng.below(legal.len())];
+                    match m.agent.take() {
+                        Some(agent) => Job::Search {
+                            rx: spawn_search(&slot, m, agent),
+                            game: m.game.clone(),
+                            state: m.state.clone(),
+                            role: m.role,
+                            fallback,
+                        },
+                        None => {
+                            // An earlier search is still running: a random move now.
+                            self.count(|s| s.fallbacks += 1);
+                            return Reply::ok(r.action_text(fallback).to_string());
+                        }
+                    }
+                }
+            };
+            (job, deadline)
+        };
+        match job {
+            Job::Search {
+                rx,
+                game,
+                state,
+                role,
+                fallback,
+            } => {
+                let chosen = match tokio::time::timeout_at(deadline.into(), rx).await {
+                    Ok(Ok(Some(a))) if game.reasoner().is_legal(&state, role, a) => {
+                        self.count(|s| s.searched += 1);
+                        a
+                    }
+                    _ => {
+                        self.count(|s| s.fallbacks += 1);
+                        fallback
+                    }
+                };
+                Reply::ok(game.reasoner().action_text(chosen).to_string())
+            }
+            Job::Prove => {
+                self.count(|s| s.compiling += 1);
+                // The rules are read and checked within moments of `start`; wait for that
+                // (never past the deadline), then ask the prover in a thread of its own.
+                let job = loop {
+                    {
+                        let mut sl = lock(&slot);
+                        if sl.proving {
+                            break None; // an earlier one is still at it
+                        }
+                        let sl = &mut *sl;
+                        match &sl.phase {
+                            Phase::Compiling {
+                                moves,
+                                desc: Some(d),
+                                prover_state,
+                            } => {
+                                let job = (
+                                    d.clone(),
+                                    moves.clone(),
+                                    prover_state.clone(),
+                                    sl.role.clone(),
+                                );
+                                sl.proving = true;
+                                break Some(job);
+                            }
+                            Phase::Compiling { desc: None, .. } => {}
+                            _ => break None,
+                        }
+                    }
+                    if Instant::now() + Duration::from_millis(20) >= deadline {
+                        break None;
+                    }
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                };
+                let Some((desc, moves, from, role)) = job else {
+                    return not_yet();
+                };
+                let (tx, rx) = oneshot::channel();
+                let job_slot = slot.clone();
+                let seed = self.config.seed ^ moves.len() as u64;
+                let spawned = std::thread::Builder::new()
+                    .name("ggp-prover".into())
+                    .stack_size(WORKER_STACK)
+                    .spawn(move || {
+                        let mv = prover_move(&job_slot, &desc, &role, &moves, from, seed);
+                        lock(&job_slot).proving = false;
+                        let _ = tx.send(mv);
+                    });
+                if spawned.is_err() {
+                    lock(&slot).proving = false;
+                } else {
+                    if let Ok(Ok(Some(mv))) = tokio::time::timeout_at(deadline.into(), rx).await {
+                        return Reply::ok(mv);
+                    }
+                }
+                not_yet()
+            }
+        }
+    }
+}
+
+/// The reply when no move could be found before the deadline (rules still compiling):
+/// an error status, so that the host substitutes a move at once.
+fn not_yet() -> Reply {
+    Reply {
+        status: 503,
+        body: "error: the rules are still compiling; no move in time".into(),
+    }
+}
+
+/// What a `play` waits for once the match's lock is released.
+enum Job {
+    Search {
+        rx: oneshot::Receiver<Option<u32>>,
+        game: GdlGame,
+        state: GdlState,
+        role: usize,
+        fallback: u32,
+    },
+    /// Rules still compiling: a move from the prover, if it finds one in time.
+    Prove,
+}
+
+/// Compiles the rules of the match in `slot` (on the compile thread) and installs them,
+/// replaying the joint moves received meanwhile.
+fn compile(
+    slot: &Arc<Mutex<Slot>>,
+    id: &str,
+    role: &str,
+    rules: &str,
+    agent: &str,
+    search_time: f64,
+    seed: u64,
+) -> Result<(), String> {
+    let desc = Description::from_kif(rules).map_err(|e| format!("error: rules: {e}"))?;
+    let role_known = desc
+        .roles
+        .iter()
+        .any(|r| desc.term_text(r).eq_ignore_ascii_case(role.trim()));
+    if !role_known {
+        return Err(format!("error: {role} is no role of the game"));
+    }
+    let desc = Arc::new(desc);
+    if let Phase::Compiling { desc: d, .. } = &mut lock(slot).phase {
+        *d = Some(desc.clone());
+    }
+    let game =
+        GdlGame::new(&format!("match-{id}"), &desc).map_err(|e| format!("error: rules: {e}"))?;
+    let role_index = game
+        .role_index(role)
+        .ok_or_else(|| format!("error: {role} is no role of the game"))?;
+    let agent =
+        build_agent(&game, agent, search_time, seed).map_err(|e| format!("error: agent: {e}"))?;
+    let mut compiled = Compiled {
+        state: game.initial_state(),
+        game,
+        role: role_index,
+        agent: Some(agent),
+        rng: Rng::seed_from_u64(seed ^ 0x5eed),
+    };
+    let mut sl = lock(slot);
+    if let Phase::Compiling { moves, .. } = &sl.phase {
+        for joint in moves {
+            advance(&mut compiled, joint).map_err(|e| format!("error: {e}"))?;
+        }
+    }
+    sl.phase = Phase::Ready(Box::new(compiled));
+    Ok(())
+}
+
+/// A random legal move of `role` after `moves`, by the reference prover (while the rules
+/// compile); `None` when the prover fails. Keeps the last prover state in the slot.
+fn prover_move(
+    slot: &Arc<Mutex<Slot>>,
+    desc: &Description,
+    role: &str,
+    moves: &[Vec<String>],
+    from: Option<(usize, ProverState)>,
+    seed: u64,
+) -> Option<String> {
+    let prover = Prover::new(desc);
+    let role_term = desc
+        .roles
+        .iter()
+        .find(|r| desc.term_text(r).eq_ignore_ascii_case(role.trim()))?
+        .clone();
+    let (mut done, mut state) = match from {
+        Some((n, s)) if n <= moves.len() => (n, s),
+        _ => (0, prover.initial_state().ok()?),
+    };
+    for joint in &moves[done..] {
+        let mut terms = Vec::with_capacity(joint.len());
+        for text in joint {
+            let exprs = read_sexprs(text).ok()?;
+            let [e] = exprs.as_slice() else { return None };
+            terms.push(parse_ground_term(&desc.sheet.symbols, e)?);
+        }
+        state = prover.next_state(&state, &terms).ok()?;
+        done += 1;
+    }
+    if let Phase::Compiling { prover_state, .. } = &mut lock(slot).phase {
+        if prover_state.as_ref().is_none_or(|(n, _)| *n < done) {
+            *prover_state = Some((done, state.clone()));
+        }
+    }
+    let legal = prover.legal_moves(&state, &role_term).ok()?;
+    if legal.is_empty() {
+        return None;
+    }
+    let mut rng = Rng::seed_from_u64(seed);
+    Some(desc.term_text(&legal[rng.below(legal.len())]))
+}
+
+/// Starts the agent's search on its own thread; the move comes back on the channel, and
+/// the agent goes back into the match when the search ends (however late).
+fn spawn_search(
+    slot: &Arc<Mutex<Slot>>,
+    m: &Compiled,
+    mut agent: BoxAgent,
+) -> oneshot::Receiver<Option<u32>> {
+    let (tx, rx) = oneshot::channel();
+    let game = m.game.clone();
+    let state = m.state.clone();
+    let player = Player(m.role as u8);
+    let slot = slot.clone();
+    // If the thread cannot start, the sender is dropped with it and the fallback goes out.
+    let _ = std::thread::Builder::new()
+        .name("ggp-search".into())
+        .stack_size(WORKER_STACK)
+        .spawn(move || {
+            let mv = agent.select_move(&game, &state, player).ok();
+            // The receiver may be gone (late): nothing to do then.
+            let _ = tx.send(mv.map(|g| g.0));
+            if let Phase::Ready(m) = &mut lock(&slot).phase {
+                if m.agent.is_none() {
+                    m.agent = Some(agent);
+                }
+            }
+        });
+    rx
 }
 
 /// Builds the agent of `spec` with the thinking time set for `mcts`.
@@ -292,8 +715,8 @@ fn build_agent(
 }
 
 /// Applies the host's joint move (one per role, role order) to the match state and tells
-/// the agent.
-fn advance(m: &mut MatchState, moves: &[String]) -> Result<(), String> {
+/// the agent (when it is not out searching).
+fn advance(m: &mut Compiled, moves: &[String]) -> Result<(), String> {
     let r = m.game.reasoner();
     let n = r.roles().len();
     if moves.len() != n {
@@ -310,7 +733,6 @@ fn advance(m: &mut MatchState, moves: &[String]) -> Result<(), String> {
             .map_err(|e| format!("move of {}: {e}", r.role_names()[role]))?;
         joint.push(a);
     }
-    collect_pending(m);
     let before = m.state.clone();
     let turn = m.game.turn(&before);
     m.game.reasoner().step(&mut m.state, &joint);
@@ -324,197 +746,4 @@ fn advance(m: &mut MatchState, moves: &[String]) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// Takes the agent back from a late search that has ended.
-fn collect_pending(m: &mut MatchState) {
-    if let Some(rx) = &m.pending {
-        match rx.try_recv() {
-            Ok((agent, _)) => {
-                m.agent = Some(agent);
-                m.pending = None;
-            }
-            Err(mpsc::TryRecvError::Empty) => {}
-            Err(mpsc::TryRecvError::Disconnected) => m.pending = None,
-        }
-    }
-}
-
-/// Runs the agent on its own thread until `deadline`; `None` when it is late, fails, or is
-/// still busy with an earlier search.
-fn search_until(m: &mut MatchState, deadline: Instant) -> Option<u32> {
-    collect_pending(m);
-    let Some(mut agent) = m.agent.take() else {
-        // No agent: an earlier search is still running (or its thread died): random moves.
-        return None;
-    };
-    let (tx, rx) = mpsc::channel::<SearchOutcome>();
-    let game = m.game.clone();
-    let state = m.state.clone();
-    let player = Player(m.role as u8);
-    let spawned = std::thread::Builder::new()
-        .name("ggp-search".into())
-        .spawn(move || {
-            let mv = agent.select_move(&game, &state, player).ok();
-            // The receiver may be gone (match aborted): nothing to do then.
-            let _ = tx.send((agent, mv));
-        });
-    if spawned.is_err() {
-        return None;
-    }
-    let wait = deadline.saturating_duration_since(Instant::now());
-    match rx.recv_timeout(wait) {
-        Ok((agent, mv)) => {
-            m.agent = Some(agent);
-            mv.map(|g| g.0)
-        }
-        Err(RecvTimeoutError::Timeout) => {
-            m.pending = Some(rx);
-            None
-        }
-        Err(RecvTimeoutError::Disconnected) => None,
-    }
-}
-
-/// A [`GgpPlayer`] served over HTTP. See the [module docs](self).
-pub struct PlayerServer {
-    server: Arc<tiny_http::Server>,
-    player: Arc<Mutex<GgpPlayer>>,
-    max_request_bytes: usize,
-}
-
-/// Why the server could not start.
-#[derive(Debug, thiserror::Error)]
-#[error("cannot listen on {addr}: {reason}")]
-pub struct BindError {
-    /// The address asked for.
-    pub addr: String,
-    /// What went wrong.
-    pub reason: String,
-}
-
-fn header(name: &str, value: &str) -> Option<tiny_http::Header> {
-    tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()).ok()
-}
-
-impl PlayerServer {
-    /// Listens on `addr` (`0.0.0.0:9147`; port 0 picks a free port).
-    ///
-    /// # Errors
-    /// [`BindError`] when the address cannot be bound.
-    pub fn bind(config: PlayerConfig, addr: &str) -> Result<Self, BindError> {
-        let server = tiny_http::Server::http(addr).map_err(|e| BindError {
-            addr: addr.into(),
-            reason: e.to_string(),
-        })?;
-        Ok(PlayerServer {
-            server: Arc::new(server),
-            max_request_bytes: config.max_request_bytes,
-            player: Arc::new(Mutex::new(GgpPlayer::new(config))),
-        })
-    }
-
-    /// The address listened on.
-    pub fn local_addr(&self) -> Option<SocketAddr> {
-        self.server.server_addr().to_ip()
-    }
-
-    /// The player (for its counters).
-    pub fn player(&self) -> Arc<Mutex<GgpPlayer>> {
-        self.player.clone()
-    }
-
-    /// A handle that stops [`PlayerServer::run`] when called.
-    pub fn stopper(&self) -> impl Fn() + Send + Sync + 'static {
-        let s = self.server.clone();
-        move || s.unblock()
-    }
-
-    /// Serves requests until stopped, each on its own thread; logs one line per message
-    /// on stderr when `verbose`.
-    pub fn run(&self, verbose: bool) {
-        for request in self.server.incoming_requests() {
-            let player = self.player.clone();
-            let limit = self.max_request_bytes;
-            let spawned = std::thread::Builder::new()
-                .name("ggp-request".into())
-                .spawn(move || serve_one(request, &player, limit, verbose));
-            if let Err(e) = spawned {
-                eprintln!("ggp player: cannot start a request thread: {e}");
-            }
-        }
-    }
-
-    /// Runs the server on a background thread.
-    pub fn spawn(self, verbose: bool) -> JoinHandle<()> {
-        std::thread::spawn(move || self.run(verbose))
-    }
-}
-
-fn respond(request: tiny_http::Request, status: u16, body: String) {
-    let mut response = tiny_http::Response::from_string(body).with_status_code(status);
-    for (k, v) in [
-        ("Content-type", "text/acl"),
-        ("Access-Control-Allow-Origin", "*"),
-        ("Access-Control-Allow-Methods", "POST, GET, OPTIONS"),
-        (
-            "Access-Control-Allow-Headers",
-            "Content-Type, Sender, Receiver",
-        ),
-        ("Access-Control-Allow-Age", "86400"),
-    ] {
-        if let Some(h) = header(k, v) {
-            response = response.with_header(h);
-        }
-    }
-    // The host may have hung up (timeout): nothing to do about it.
-    let _ = request.respond(response);
-}
-
-fn serve_one(
-    mut request: tiny_http::Request,
-    player: &Mutex<GgpPlayer>,
-    limit: usize,
-    verbose: bool,
-) {
-    let received = Instant::now();
-    match request.method() {
-        tiny_http::Method::Options => return respond(request, 200, String::new()),
-        tiny_http::Method::Post => {}
-        m => {
-            let body = format!("error: {m} is not supported; POST the message as the body");
-            return respond(request, 405, body);
-        }
-    }
-    if request.body_length().is_some_and(|n| n > limit) {
-        return respond(request, 413, format!("error: request over {limit} bytes"));
-    }
-    let mut body = Vec::new();
-    let read = request
-        .as_reader()
-        .take(limit as u64 + 1)
-        .read_to_end(&mut body);
-    if let Err(e) = read {
-        return respond(request, 400, format!("error: reading the request: {e}"));
-    }
-    if body.len() > limit {
-        return respond(request, 413, format!("error: request over {limit} bytes"));
-    }
-    let Ok(text) = String::from_utf8(body) else {
-        return respond(request, 400, "error: the request is not UTF-8".into());
-    };
-    let reply = {
-        let mut p = player.lock().unwrap_or_else(|e| e.into_inner());
-        p.handle(&text, received)
-    };
-    if verbose {
-        let shown: String = text.trim().chars().take(100).collect();
-        eprintln!(
-            "ggp player: {shown} -> {} {} ({:.3} s)",
-            reply.status,
-            reply.body,
-            received.elapsed().as_secs_f64()
-        );
-    }
-    respond(request, reply.status, reply.body);
 }

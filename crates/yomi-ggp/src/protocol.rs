@@ -5,7 +5,7 @@
 //! |---|---|
 //! | `(info)` | `((name N) (status available))` or `busy` |
 //! | `(preview (<rules>) <previewclock>)` | `ready` |
-//! | `(start <id> <role> (<rules>) <startclock> <playclock>)` | `ready` (or `busy`) |
+//! | `(start <id> <role> (<rules>) <startclock> <playclock> ...)` | `ready` (or `busy`); further arguments are ignored, as ggp-base's players ignore them |
 //! | `(play <id> nil)`, then `(play <id> (<joint move in role order>))` | a move, `(mark 1 1)` |
 //! | `(stop <id> (<last joint move>))` | `done` |
 //! | `(abort <id>)` | `aborted` |
@@ -179,7 +179,8 @@ impl FromStr for Message {
             },
             "start" => {
                 const E: &str = "(start <id> <role> (<rules>) <startclock> <playclock>)";
-                let [id, role, rules, sc, pc] = args else {
+                // Arguments after the play clock are ignored, as ggp-base's players do.
+                let [id, role, rules, sc, pc, ..] = args else {
                     return Err(shape("start", E));
                 };
                 Ok(Message::Start {
@@ -282,6 +283,11 @@ mod tests {
         assert_eq!((*start_clock, *play_clock), (30.0, 10.0));
         assert_eq!(m.to_string().parse::<Message>().unwrap(), m);
         assert_eq!("(Info)".parse::<Message>().unwrap(), Message::Info);
+        // Extra arguments of START are ignored (ggp-base's players accept them).
+        let extra: Message = "(start m7 xplayer ((role xplayer) (init (cell 1 1 b))) 30 10 (x) y)"
+            .parse()
+            .unwrap();
+        assert_eq!(extra, m);
         assert_eq!(
             "(stop m nil)".parse::<Message>().unwrap(),
             Message::Stop {

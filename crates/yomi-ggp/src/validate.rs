@@ -128,7 +128,16 @@ impl Description {
             }
             let mut bodies: Vec<Vec<NLit>> = vec![Vec::new()];
             for l in &r.body {
-                let alts = dnf(l, false);
+                let mut alts = dnf(l, false);
+                if alts.len() == 1 {
+                    // No `or`: extend every body in place (copying the bodies built so far
+                    // for each literal made long bodies quadratic).
+                    let alt = alts.pop().unwrap_or_default();
+                    for b in &mut bodies {
+                        b.extend(alt.iter().cloned());
+                    }
+                    continue;
+                }
                 let mut next = Vec::with_capacity(bodies.len() * alts.len());
                 for b in &bodies {
                     for a in &alts {

@@ -50,8 +50,9 @@ pub struct PlayerArgs {
     /// TCP port to listen on.
     #[arg(long, default_value_t = 9147)]
     pub port: u16,
-    /// Address to listen on.
-    #[arg(long, default_value = "0.0.0.0")]
+    /// Address to listen on (127.0.0.1: this machine only; 0.0.0.0 to let other machines'
+    /// hosts reach the player).
+    #[arg(long, default_value = "127.0.0.1")]
     pub bind: String,
     /// The agent (see `yomi agents ggp:tictactoe`); for mcts the time per move is set from
     /// the play clock.

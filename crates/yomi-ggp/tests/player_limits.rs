@@ -1,0 +1,321 @@
+//! The GGP player under hostile or careless clients: request sizes, slow and idle
+//! connections, absurd clocks, long searches and compilations, and what ggp-base's players
+//! accept (GET, START with extra arguments). Every server binds 127.0.0.1 on an ephemeral
+//! port; every test ends within seconds.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+use yomi_ggp::http::{post, HttpError};
+use yomi_ggp::player::{PlayerConfig, PlayerServer};
+use yomi_ggp::{games, GdlGame};
+
+struct Running {
+    addr: String,
+    stop: Box<dyn Fn()>,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        (self.stop)();
+    }
+}
+
+fn serve(config: PlayerConfig) -> Running {
+    let server = PlayerServer::bind(config, "127.0.0.1:0").unwrap();
+    let addr = server.local_addr().unwrap().to_string();
+    let stop = Box::new(server.stopper());
+    server.spawn(false);
+    Running { addr, stop }
+}
+
+fn quick_config() -> PlayerConfig {
+    PlayerConfig {
+        margin: 0.15,
+        header_timeout: Duration::from_secs(1),
+        body_timeout: Duration::from_secs(1),
+        ..PlayerConfig::default()
+    }
+}
+
+fn tictactoe_kif() -> String {
+    yomi_ggp::Description::from_kif(games::TICTACTOE)
+        .unwrap()
+        .sheet
+        .to_kif()
+}
+
+/// Sends raw bytes, then reads whatever comes back until the server closes or `wait`
+/// passes.
+fn raw(addr: &str, bytes: &[u8], wait: Duration) -> String {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(wait)).unwrap();
+    let _ = s.write_all(bytes);
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn info_ok(addr: &str) {
+    let t = Instant::now();
+    let r = post(addr, "p", "(info)", Duration::from_secs(3));
+    assert!(
+        matches!(&r, Ok(b) if b.starts_with("((name yomi)")),
+        "{r:?} after {:?}",
+        t.elapsed()
+    );
+}
+
+#[test]
+fn content_length_of_a_terabyte_gets_413_and_the_player_lives_on() {
+    let p = serve(quick_config());
+    let reply = raw(
+        &p.addr,
+        b"POST / HTTP/1.0\r\nContent-Length: 1000000000000\r\n\r\n(info)",
+        Duration::from_secs(3),
+    );
+    assert!(
+        reply.starts_with("HTTP/1.1 413") || reply.starts_with("HTTP/1.0 413"),
+        "{reply:?}"
+    );
+    // The process is still here and serving.
+    info_ok(&p.addr);
+    info_ok(&p.addr);
+}
+
+#[test]
+fn oversized_request_head_is_refused_without_buffering_it() {
+    let p = serve(quick_config());
+    let mut s = TcpStream::connect(&p.addr).unwrap();
+    s.set_write_timeout(Some(Duration::from_secs(3))).unwrap();
+    s.write_all(b"POST / HTTP/1.1\r\nX-Long: ").unwrap();
+    // Up to 32 MiB of one header line: the server must give up long before the end.
+    let chunk = vec![b'a'; 64 << 10];
+    let mut sent = 0usize;
+    let t = Instant::now();
+    while sent < 32 << 20 && t.elapsed() < Duration::from_secs(5) {
+        match s.write(&chunk) {
+            Ok(n) => sent += n,
+            Err(_) => break,
+        }
+    }
+    assert!(
+        sent < 32 << 20,
+        "the server took {sent} bytes of one header line"
+    );
+    drop(s);
+    info_ok(&p.addr);
+}
+
+#[test]
+fn idle_and_slow_partial_requests_do_not_block_the_player() {
+    let p = serve(quick_config());
+    // 100 connections that send half a request head and go quiet.
+    let mut idle = Vec::new();
+    for _ in 0..100 {
+        let mut s = TcpStream::connect(&p.addr).unwrap();
+        s.write_all(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Le")
+            .unwrap();
+        idle.push(s);
+    }
+    // 100 that send the head and half the body.
+    for _ in 0..100 {
+        let mut s = TcpStream::connect(&p.addr).unwrap();
+        s.write_all(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n(in")
+            .unwrap();
+        idle.push(s);
+    }
+    // Others are answered meanwhile, several at once.
+    let t = Instant::now();
+    std::thread::scope(|sc| {
+        for _ in 0..20 {
+            sc.spawn(|| info_ok(&p.addr));
+        }
+    });
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+    // The quiet ones are closed by the server within its timeouts (1 s here).
+    let t = Instant::now();
+    for s in &mut idle {
+        s.set_read_timeout(Some(Duration::from_secs(4))).unwrap();
+        let mut buf = [0u8; 256];
+        let r = s.read(&mut buf);
+        // Closed (end of file, a 408, or a reset), not still waiting.
+        assert!(
+            !matches!(&r, Err(e) if matches!(
+                e.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            )),
+            "{r:?}"
+        );
+    }
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    info_ok(&p.addr);
+}
+
+#[test]
+fn connections_beyond_the_bound_are_refused_and_the_rest_served() {
+    let p = serve(PlayerConfig {
+        max_connections: 8,
+        ..quick_config()
+    });
+    let mut idle = Vec::new();
+    for _ in 0..8 {
+        let mut s = TcpStream::connect(&p.addr).unwrap();
+        s.write_all(b"POST / HTTP/1.1\r\n").unwrap();
+        idle.push(s);
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    // The ninth is closed at once rather than queued behind the idle ones.
+    let r = raw(
+        &p.addr,
+        b"POST / HTTP/1.0\r\nContent-Length: 6\r\n\r\n(info)",
+        Duration::from_secs(3),
+    );
+    assert!(!r.contains("200 OK"), "{r:?}");
+    // Once the idle ones time out, requests are served again.
+    std::thread::sleep(Duration::from_millis(1500));
+    info_ok(&p.addr);
+    drop(idle);
+}
+
+#[test]
+fn absurd_clocks_are_refused_with_a_clear_error() {
+    let p = serve(quick_config());
+    let kif = tictactoe_kif();
+    let t = Duration::from_secs(5);
+    for (sc, pc) in [("10", "1e17"), ("10", "1e20"), ("1e20", "1"), ("10", "0")] {
+        let e = post(&p.addr, "x", &format!("(start m1 x ({kif}) {sc} {pc})"), t).unwrap_err();
+        match e {
+            HttpError::Status {
+                status: 400, body, ..
+            } => {
+                assert!(body.contains("clock"), "{body}")
+            }
+            e => panic!("{sc} {pc}: {e:?}"),
+        }
+    }
+    // The player is free and works normally afterwards.
+    assert!(post(&p.addr, "x", "(info)", t)
+        .unwrap()
+        .contains("available"));
+    assert_eq!(
+        post(&p.addr, "x", &format!("(start m2 x ({kif}) 5 1)"), t).unwrap(),
+        "ready"
+    );
+    let mv = post(&p.addr, "x", "(play m2 nil)", t).unwrap();
+    let game = GdlGame::from_kif("t", games::TICTACTOE).unwrap();
+    game.parse_action(&yomi_core::Game::initial_state(&game), 0, &mv)
+        .unwrap();
+}
+
+#[test]
+fn a_long_search_blocks_no_other_request_or_match() {
+    let p = serve(quick_config());
+    let kif = tictactoe_kif();
+    let t = Duration::from_secs(10);
+    assert_eq!(
+        post(&p.addr, "x", &format!("(start long x ({kif}) 5 4)"), t).unwrap(),
+        "ready"
+    );
+    std::thread::scope(|sc| {
+        let search = sc.spawn(|| {
+            let t0 = Instant::now();
+            let mv = post(&p.addr, "x", "(play long nil)", t).unwrap();
+            (mv, t0.elapsed())
+        });
+        std::thread::sleep(Duration::from_millis(300));
+        // While that search runs (about 3.8 s): info, and a whole second match.
+        let t0 = Instant::now();
+        info_ok(&p.addr);
+        assert_eq!(
+            post(&p.addr, "o", &format!("(start other o ({kif}) 5 1)"), t).unwrap(),
+            "ready"
+        );
+        assert_eq!(post(&p.addr, "o", "(play other nil)", t).unwrap(), "noop");
+        assert_eq!(post(&p.addr, "o", "(abort other)", t).unwrap(), "aborted");
+        assert!(t0.elapsed() < Duration::from_secs(2), "{:?}", t0.elapsed());
+        let (mv, took) = search.join().unwrap();
+        assert!(mv.starts_with("(mark"), "{mv}");
+        assert!(took < Duration::from_secs(4), "{took:?}");
+    });
+}
+
+/// A rule sheet that reads and checks at once but takes seconds to compile: `pair` has
+/// `n`² ground instances over the reachable cells, while a state holds one cell.
+fn slow_sheet(n: usize) -> String {
+    let mut s = String::from(
+        "(role p) (init (cell 0)) (legal p (go 1)) (legal p (go 2))\n\
+         (<= (next (cell ?y)) (true (cell ?x)) (succ ?x ?y))\n\
+         (<= (seen ?a ?b) (true (cell ?a)) (true (cell ?b)))\n\
+         (<= terminal (true (cell ?x)) (seen ?x ?x) (last ?x))\n\
+         (goal p 100)\n",
+    );
+    for i in 0..n {
+        s.push_str(&format!("(succ {i} {})\n", i + 1));
+    }
+    s.push_str(&format!("(last {n})\n"));
+    s
+}
+
+#[test]
+fn start_answers_within_the_start_clock_and_play_within_the_play_clock_while_compiling() {
+    let p = serve(quick_config());
+    let rules = slow_sheet(450);
+    let t = Duration::from_secs(10);
+    let t0 = Instant::now();
+    let r = post(&p.addr, "p", &format!("(start slow p ({rules}) 1 1)"), t).unwrap();
+    let took = t0.elapsed();
+    assert_eq!(r, "ready");
+    assert!(took < Duration::from_millis(1000), "start took {took:?}");
+    // Still compiling: a move (from the prover) or an error, before the play clock.
+    for moves in ["nil", "((go 1))", "((go 2))"] {
+        let t0 = Instant::now();
+        let r = post(&p.addr, "p", &format!("(play slow {moves})"), t);
+        let took = t0.elapsed();
+        assert!(
+            took < Duration::from_millis(1000),
+            "play took {took:?}: {r:?}"
+        );
+        match r {
+            Ok(mv) => assert!(mv == "(go 1)" || mv == "(go 2)", "{mv}"),
+            Err(HttpError::Status { status: 503, .. }) => {}
+            Err(e) => panic!("{e}"),
+        }
+    }
+    // Meanwhile the player answers everyone else.
+    info_ok(&p.addr);
+    assert_eq!(post(&p.addr, "p", "(abort slow)", t).unwrap(), "aborted");
+}
+
+#[test]
+fn get_requests_and_start_with_extra_arguments_are_accepted_as_ggp_base_accepts_them() {
+    let p = serve(quick_config());
+    for req in [
+        "GET / HTTP/1.0\r\n\r\n",
+        "GET /(info) HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET /%28info%29 HTTP/1.1\r\nHost: x\r\n\r\n",
+    ] {
+        let r = raw(&p.addr, req.as_bytes(), Duration::from_secs(3));
+        assert!(
+            r.starts_with("HTTP/1.") && r.contains(" 200 "),
+            "{req:?}: {r:?}"
+        );
+        assert!(r.contains("((name yomi) (status available))"), "{r:?}");
+    }
+    let kif = tictactoe_kif();
+    let t = Duration::from_secs(5);
+    assert_eq!(
+        post(
+            &p.addr,
+            "x",
+            &format!("(start ex x ({kif}) 5 1 (extra args) 7)"),
+            t
+        )
+        .unwrap(),
+        "ready"
+    );
+    let mv = post(&p.addr, "x", "(play ex nil)", t).unwrap();
+    assert!(mv.starts_with("(mark"), "{mv}");
+    assert_eq!(post(&p.addr, "x", "(stop ex nil)", t).unwrap(), "done");
+}
