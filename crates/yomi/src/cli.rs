@@ -134,6 +134,24 @@ pub enum Command {
     Cgt(crate::cgt::CgtArgs),
     /// Geister's own commands: the tournament protocol's server and client.
     Geister(crate::geister::GeisterArgs),
+    /// The web board: play, watch, replay and analyse every game in the browser.
+    #[command(after_help = "Examples:\n  yomi serve\n  yomi serve --port 8000 --records results")]
+    Serve(ServeArgs),
+}
+
+/// Arguments of `yomi serve`.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// The address to listen on (another than 127.0.0.1 exposes the board to the network).
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// The port (0: any free port).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// A directory of JSONL records files to replay and follow; finished games are
+    /// appended to yomi-serve.jsonl in it.
+    #[arg(long, value_name = "DIR")]
+    pub records: Option<PathBuf>,
 }
 
 /// Arguments of `yomi agents`.

@@ -77,5 +77,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Tubstap(args) => tubstap::run(args),
         Command::Cgt(args) => cgt::run(args),
         Command::Geister(args) => geister::run(args),
+        Command::Serve(a) => yomi_server::serve_blocking(
+            &a.host,
+            a.port,
+            yomi_server::ServeConfig { records: a.records },
+        ),
     }
 }
