@@ -21,6 +21,11 @@ use crate::validate::{Description, NLit, NRule};
 /// The most ground rules a game may have.
 pub const MAX_GROUND_RULES: usize = 4_000_000;
 
+/// The most body literals all ground rules together may have (each instance of a rule
+/// copies its dynamic body literals: long bodies times many instances would exhaust
+/// memory long before [`MAX_GROUND_RULES`]).
+pub const MAX_GROUND_LITERALS: usize = 40_000_000;
+
 /// The most ground atoms the relaxed fixpoint may derive.
 pub const MAX_GROUND_ATOMS: usize = 1_000_000;
 
@@ -687,6 +692,7 @@ impl Grounding {
             .filter(|r| dynamic.contains(&r.head.rel))
             .collect();
         let mut seen: HashSet<GroundRule> = HashSet::new();
+        let mut literals = 0usize;
         for r in dyn_rules {
             let plan = g.plan(r);
             for st in &plan.steps {
@@ -718,10 +724,16 @@ impl Grounding {
                         _ => {}
                     }
                 }
+                literals += body.len();
                 instances.push((head, body));
                 count += 1;
                 if count > MAX_GROUND_RULES {
                     return Err(too_large());
+                }
+                if literals > MAX_GROUND_LITERALS {
+                    return Err(GdlError::Game(format!(
+                        "grounding exceeds {MAX_GROUND_LITERALS} ground body literals"
+                    )));
                 }
                 Ok(())
             };

@@ -9,6 +9,11 @@ use crate::error::GdlError;
 /// The deepest nesting of parentheses accepted.
 pub const MAX_DEPTH: usize = 100;
 
+/// The most literals one rule body may have (every stage after reading is linear in the
+/// body length, but each ground instance of a rule copies its body: see
+/// [`crate::ground::MAX_GROUND_LITERALS`] for the bound on their total).
+pub const MAX_BODY_LITERALS: usize = 100_000;
+
 /// An S-expression with positions.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SExpr {
@@ -160,6 +165,15 @@ fn rule_from_sexpr(symbols: &mut Symbols, e: &SExpr) -> Result<Rule, GdlError> {
                     return Err(syntax(pos, "a rule (<= ...) needs a head"));
                 };
                 let head = ctx.sentence(head)?;
+                if items.len() - 2 > MAX_BODY_LITERALS {
+                    return Err(syntax(
+                        pos,
+                        format!(
+                            "a rule body of {} literals (at most {MAX_BODY_LITERALS} are accepted)",
+                            items.len() - 2
+                        ),
+                    ));
+                }
                 let body = items[2..]
                     .iter()
                     .map(|l| ctx.literal(l))
