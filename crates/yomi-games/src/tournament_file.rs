@@ -1,0 +1,168 @@
+//! The tournament file: TOML with `game` plus the arena's [`RoundRobin`] keys, read here
+//! once for every entry point (`yomi tournament FILE`, `yomi tubstap experiment`, the
+//! Python package and its Ray runner).
+//!
+//! `examples/tournament.toml` at the repository root documents every key and holds the
+//! built-in default ([`TournamentFile::builtin`]); a test keeps the two equal.
+//!
+//! Unknown keys are rejected by name (serde's `deny_unknown_fields` does not work together
+//! with `#[serde(flatten)]`, so the keys are checked here before deserializing).
+
+use std::path::Path;
+
+use anyhow::{bail, Context};
+use serde::{Deserialize, Serialize};
+use yomi_core::arena::RoundRobin;
+
+/// A tournament: the game and the round robin's settings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentFile {
+    /// The game's name, as `yomi games` lists it.
+    pub game: String,
+    /// Agents, games per pairing, seed, threads, turn limit, records file, quiet.
+    #[serde(flatten)]
+    pub round_robin: RoundRobin,
+}
+
+/// Every key a tournament file may hold, in the order the example documents them.
+pub const KEYS: &[&str] = &[
+    "game",
+    "agents",
+    "games",
+    "seed",
+    "threads",
+    "turn_limit",
+    "out",
+    "quiet",
+];
+
+/// The built-in default tournament's agents.
+pub const BUILTIN_AGENTS: &[&str] = &[
+    "random",
+    "flatmc:n=50",
+    "mcts:iters=2000",
+    "alphabeta:depth=4",
+];
+
+impl TournamentFile {
+    /// The built-in default: connect four between [`BUILTIN_AGENTS`], 100 games per
+    /// pairing (600 games), seed 1, every core: about 3 s on two cores in a release build.
+    pub fn builtin() -> Self {
+        TournamentFile {
+            game: "connect4".into(),
+            round_robin: RoundRobin::new(BUILTIN_AGENTS.iter().copied()).seed(1),
+        }
+    }
+
+    /// Parses a tournament file's text; `origin` names it in errors.
+    ///
+    /// # Errors
+    /// TOML syntax errors, unknown keys (named, with the accepted ones) and values of the
+    /// wrong type.
+    pub fn parse(text: &str, origin: &str) -> anyhow::Result<Self> {
+        let table: toml::Table =
+            toml::from_str(text).with_context(|| format!("{origin} is not valid TOML"))?;
+        for key in table.keys() {
+            if !KEYS.contains(&key.as_str()) {
+                let hint = closest(key)
+                    .map(|k| format!(" (did you mean {k:?}?)"))
+                    .unwrap_or_default();
+                bail!(
+                    "{origin}: unknown key {key:?}{hint}; accepted keys: {}",
+                    KEYS.join(", ")
+                );
+            }
+        }
+        for required in ["game", "agents"] {
+            if !table.contains_key(required) {
+                bail!("{origin}: the key {required:?} is missing");
+            }
+        }
+        TournamentFile::deserialize(table).with_context(|| format!("{origin}: bad value"))
+    }
+
+    /// Reads and parses the file at `path`.
+    ///
+    /// # Errors
+    /// As [`TournamentFile::parse`], and when the file cannot be read.
+    pub fn read(path: &Path) -> anyhow::Result<Self> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        Self::parse(&text, &path.display().to_string())
+    }
+}
+
+/// The accepted key nearest to `key`, if it is a likely typo.
+fn closest(key: &str) -> Option<&'static str> {
+    KEYS.iter()
+        .map(|k| (edit_distance(key, k), *k))
+        .filter(|&(d, k)| d <= 2.max(k.len() / 3))
+        .min()
+        .map(|(_, k)| k)
+}
+
+/// Levenshtein distance, with a transposition of neighbours counting as one edit.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    d[0] = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn example_file_is_the_builtin_default() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../examples/tournament.toml"
+        );
+        let file = TournamentFile::read(Path::new(path)).unwrap();
+        assert_eq!(file, TournamentFile::builtin());
+    }
+
+    #[test]
+    fn minimal_file_uses_the_arena_defaults() {
+        let f =
+            TournamentFile::parse("game = \"tictactoe\"\nagents = [\"random\"]\n", "t").unwrap();
+        assert_eq!(f.round_robin, RoundRobin::new(["random"]));
+    }
+
+    #[test]
+    fn unknown_and_missing_keys_are_named() {
+        let e = TournamentFile::parse("game = \"x\"\nagents = []\ngmaes = 3\n", "t.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("unknown key \"gmaes\"") && e.contains("did you mean \"games\""),
+            "{e}"
+        );
+        let e = TournamentFile::parse("agents = []\n", "t.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("\"game\" is missing"), "{e}");
+        let e = format!(
+            "{:#}",
+            TournamentFile::parse("game = \"x\"\nagents = []\ngames = \"many\"\n", "t.toml")
+                .unwrap_err()
+        );
+        assert!(e.contains("bad value"), "{e}");
+    }
+}
