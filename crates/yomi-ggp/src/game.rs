@@ -16,12 +16,16 @@
 //! - **Move notation** is the action's GDL term as the rule sheet spells it (`(mark 1 1)`,
 //!   `noop`); parsing is case-insensitive. **State notation** is the list of true base
 //!   propositions, `((cell 1 1 b) (control xplayer))`.
+//! - **Actions** ([`ActionSpace`]): a move's action is its index in the reasoner's sorted
+//!   list of action terms ([`Reasoner::actions`]), the same for every role (the `noop` of
+//!   one role is the `noop` of another); there are as many actions as action terms. No
+//!   [`yomi_core::TensorGame`]: a rule sheet has no board shape to read.
 
 use std::sync::Arc;
 
 use yomi_core::{
-    Dynamics, Game, GameFacts, Information, NotationError, Player, Rewards, Rng, Turn, Utility,
-    MAX_PLAYERS,
+    ActionSpace, Dynamics, Game, GameFacts, Information, NotationError, Player, Rewards, Rng, Turn,
+    Utility, MAX_PLAYERS,
 };
 
 use crate::error::GdlError;
@@ -301,5 +305,32 @@ impl Game for GdlGame {
     #[inline]
     fn hash(&self, state: &GdlState) -> u64 {
         state.fast_hash()
+    }
+}
+
+impl ActionSpace for GdlGame {
+    /// Every action term any role can take ([`Reasoner::actions`]).
+    fn num_actions(&self) -> usize {
+        self.reasoner.actions().len()
+    }
+
+    /// The index of the move's action term.
+    #[inline]
+    fn action_index(&self, _: &GdlState, mv: GdlMove) -> usize {
+        mv.0 as usize
+    }
+
+    /// The action, when `player` has a choice to make here (the mover at a turn-taking
+    /// state, any role at a simultaneous one, as [`Game::legal_moves_of`]) and may play it.
+    fn action_move(&self, state: &GdlState, player: Player, action: usize) -> Option<GdlMove> {
+        let r = &*self.reasoner;
+        let moves = match state.turn {
+            TURN_TERMINAL => false,
+            TURN_SIMULTANEOUS => player.index() < r.roles().len(),
+            p => p as usize == player.index(),
+        };
+        let a = u32::try_from(action).ok()?;
+        (moves && action < r.actions().len() && r.is_legal(state, player.index(), a))
+            .then_some(GdlMove(a))
     }
 }
