@@ -1,4 +1,5 @@
-//! The game registry of the command line: names → game values and their agent registries.
+//! Game names → game values and their agent registries, for every entry point (the
+//! command line, the web board, the Python package).
 //!
 //! Dispatch is generic, not dynamic: a command implements [`GameCommand`] once, with a
 //! method generic over [`Game`], and [`GameChoice::dispatch`] calls it with the concrete
@@ -151,7 +152,7 @@ impl GameChoice {
         if let Some(g) = yomi_geister::Geister::from_name(&name.to_ascii_lowercase()) {
             return Ok(GameChoice::Geister(Box::new(g)));
         }
-        if let Some(g) = crate::ggp::game_from_name(name)? {
+        if let Some(g) = ggp_from_name(name)? {
             return Ok(GameChoice::Ggp(g));
         }
         if let Some(g) = tubstap_from_name(name)? {
@@ -200,15 +201,7 @@ impl GameChoice {
             GameChoice::Othello => command.run(yomi_othello::Othello, yomi_othello::registry()),
             GameChoice::Tubstap(game) => command.run(game, yomi_tubstap::registry()),
             GameChoice::Ggp(game) => command.run(game, yomi_ggp::registry()),
-            GameChoice::Geister(game) => {
-                let mut registry = yomi_geister::registry();
-                yomi_nn::register_az_with_builtin(
-                    &mut registry,
-                    yomi_geister::AZ_PERFECT_NET,
-                    "the shipped network (yomi-geister/nets/az-perfect.ynn)",
-                );
-                command.run(*game, registry)
-            }
+            GameChoice::Geister(game) => command.run(*game, geister_registry()),
         }
     }
 }
@@ -236,9 +229,64 @@ impl fmt::Display for GameChoice {
     }
 }
 
+/// Geister's agents: the crate's, plus `az` with the shipped network (feature `nn`).
+pub fn geister_registry() -> AgentRegistry<yomi_geister::Geister> {
+    #[allow(unused_mut)]
+    let mut registry = yomi_geister::registry();
+    #[cfg(feature = "nn")]
+    yomi_nn::register_az_with_builtin(
+        &mut registry,
+        yomi_geister::AZ_PERFECT_NET,
+        "the shipped network (yomi-geister/nets/az-perfect.ynn)",
+    );
+    registry
+}
+
+/// The game for a `ggp:<what>` name: a shipped rule sheet (`ggp:tictactoe`,
+/// `ggp:connect4`) unless a file of that name exists, else the rule sheet file; `Ok(None)`
+/// for names without the `ggp:` prefix.
+///
+/// # Errors
+/// An unreadable file (naming the shipped sheets) or a bad rule sheet (with line and column).
+pub fn ggp_from_name(name: &str) -> Result<Option<yomi_ggp::GdlGame>, String> {
+    use std::path::Path;
+    use yomi_ggp::games;
+    let Some((head, what)) = name.split_once(':') else {
+        return Ok(None);
+    };
+    if !head.eq_ignore_ascii_case("ggp") {
+        return Ok(None);
+    }
+    let path = Path::new(what);
+    if !path.exists() {
+        if let Some((shipped, _)) = games::ALL
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(what))
+        {
+            return games::shipped(shipped)
+                .map(Some)
+                .map_err(|e| format!("{name:?}: {e}"));
+        }
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        let shipped: Vec<&str> = games::ALL.iter().map(|(n, _)| *n).collect();
+        format!(
+            "cannot read {}: {e} (write ggp:<file.kif>, or one of the shipped ggp:{})",
+            path.display(),
+            shipped.join(", ggp:")
+        )
+    })?;
+    let stem = path
+        .file_stem()
+        .map_or_else(|| "game".into(), |s| s.to_string_lossy().into_owned());
+    yomi_ggp::GdlGame::from_kif(&stem, &text)
+        .map(Some)
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// `tubstap` (the standard map) or `tubstap:<map>` (a built-in map name or a `.tbsmap`
 /// path); `Ok(None)` for other names.
-fn tubstap_from_name(name: &str) -> Result<Option<yomi_tubstap::Tubstap>, String> {
+pub fn tubstap_from_name(name: &str) -> Result<Option<yomi_tubstap::Tubstap>, String> {
     let map = match name.split_once(':') {
         None if name.eq_ignore_ascii_case("tubstap") => "standard",
         Some((head, map)) if head.eq_ignore_ascii_case("tubstap") => map,

@@ -120,48 +120,7 @@ pub struct CheckArgs {
     pub seed: u64,
 }
 
-/// The game for a `ggp:<what>` name: a shipped rule sheet (`ggp:tictactoe`,
-/// `ggp:connect4`) unless a file of that name exists, else the rule sheet file; `Ok(None)`
-/// for names without the `ggp:` prefix.
-///
-/// # Errors
-/// A message naming the file and, for a bad rule sheet, the line and column.
-pub fn game_from_name(name: &str) -> Result<Option<GdlGame>, String> {
-    let Some((head, what)) = name.split_once(':') else {
-        return Ok(None);
-    };
-    if !head.eq_ignore_ascii_case("ggp") {
-        return Ok(None);
-    }
-    let path = Path::new(what);
-    if !path.exists() {
-        if let Some((shipped, _)) = games::ALL
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(what))
-        {
-            return games::shipped(shipped)
-                .map(Some)
-                .map_err(|e| format!("{name:?}: {e}"));
-        }
-    }
-    load(path).map(Some)
-}
-
-/// Reads and compiles the rule sheet at `path`; the game is called `ggp:<file stem>`.
-fn load(path: &Path) -> Result<GdlGame, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        let shipped: Vec<&str> = games::ALL.iter().map(|(n, _)| *n).collect();
-        format!(
-            "cannot read {}: {e} (write ggp:<file.kif>, or one of the shipped ggp:{})",
-            path.display(),
-            shipped.join(", ggp:")
-        )
-    })?;
-    let stem = path
-        .file_stem()
-        .map_or_else(|| "game".into(), |s| s.to_string_lossy().into_owned());
-    GdlGame::from_kif(&stem, &text).map_err(|e| format!("{}: {e}", path.display()))
-}
+pub use yomi_games::choice::ggp_from_name as game_from_name;
 
 /// Runs a GGP command.
 ///
