@@ -4,7 +4,7 @@
 //! random games on it; `yomi ggp player` serves the GGP match protocol over HTTP and
 //! `yomi ggp host` runs matches between such players.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
