@@ -319,3 +319,12 @@ fn get_requests_and_start_with_extra_arguments_are_accepted_as_ggp_base_accepts_
     assert!(mv.starts_with("(mark"), "{mv}");
     assert_eq!(post(&p.addr, "x", "(stop ex nil)", t).unwrap(), "done");
 }
+
+#[test]
+fn bodies_far_larger_than_the_head_limit_are_read_whole() {
+    // 4 MiB of message (the body limit is 8 MiB, the head limit 64 KiB).
+    let p = serve(quick_config());
+    let msg = format!("(info{})", " ".repeat(4 << 20));
+    let r = post(&p.addr, "p", &msg, Duration::from_secs(10)).unwrap();
+    assert!(r.starts_with("((name yomi)"), "{r}");
+}
