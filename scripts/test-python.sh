@@ -25,7 +25,7 @@ start=$(date +%s)
 
 # Pinned test dependencies (the versions the suite was written against).
 MATURIN=maturin==1.16.0
-DEPS=(pytest==9.2.0 numpy==2.4.6 pettingzoo==1.27.0 gymnasium==1.4.0 "ray[default]==2.60.0")
+DEPS=(pytest==9.2.0 numpy==2.4.6 pettingzoo==1.27.0 gymnasium==1.4.0 ray==2.60.0)
 
 make_venv() {
   rm -rf "$venv"

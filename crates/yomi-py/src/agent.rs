@@ -16,6 +16,9 @@ use yomi_games::{DynAgent, DynAnalysis, DynGame};
 use crate::game::{GameArg, PyState};
 use crate::{dyn_err, rust, value_err};
 
+/// What `Agent.__reduce__` returns: the class and its arguments.
+type Reduced<'py> = (Bound<'py, PyAny>, (String, Option<String>, u64));
+
 /// The agent built for one game.
 struct Built {
     game: String,
@@ -147,10 +150,7 @@ impl PyAgent {
         format!("yomi.Agent({:?}, seed={})", self.spec, self.seed)
     }
 
-    fn __reduce__<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyAny>, (String, Option<String>, u64))> {
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
         let cls = py.import("yomi")?.getattr("Agent")?;
         Ok((cls, (self.spec.clone(), None, self.seed)))
     }

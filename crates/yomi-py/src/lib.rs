@@ -26,6 +26,7 @@ use yomi_games::DynError;
 
 mod agent;
 mod arena;
+mod batch;
 mod game;
 mod vector;
 

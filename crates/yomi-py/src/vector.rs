@@ -3,9 +3,11 @@
 //!
 //! One `step(actions)` call plays one action in each game (the player to move's), resets
 //! the games that ended, and writes every game's observation (for the player to move next),
-//! legal-action mask, rewards and done flag into buffers it owns; those are handed to
-//! Python as fresh numpy arrays. The games run on the env's own threads with the GIL
-//! released. Rewards are zero except at the step that ends a game, where they are the
+//! legal-action mask, rewards and done flag straight into numpy arrays the env owns (no
+//! copy, no allocation per step); `step` returns those same arrays, overwritten by the
+//! next step, as gymnasium's vector environments do with `copy=False` (`VectorEnv(...,
+//! copy=True)` returns copies instead). The games run on the env's own threads with the
+//! GIL released. Rewards are zero except at the step that ends a game, where they are the
 //! final returns (in the game's units, one per player); the observation returned with
 //! `done = True` is already that of the next game.
 //!
@@ -18,14 +20,15 @@ use pyo3::types::{PyBytes, PyTuple};
 use rayon::prelude::*;
 use yomi_core::rng::derive_seed;
 use yomi_core::{Dynamics, Rng};
-use yomi_games::{Actor, DynGame, DynState};
+use yomi_games::{DynGame, GameChoice};
 
+use crate::batch::{self, EnvCore};
 use crate::game::{GameArg, PyGame, PyState};
-use crate::{ndarray, rust, value_err};
+use crate::{rust, value_err};
 
 /// One game of the vector, with its random generator (for `step_random`).
 struct Env {
-    state: Box<dyn DynState>,
+    core: Box<dyn EnvCore>,
     rng: Rng,
     steps: u64,
 }
@@ -40,14 +43,24 @@ struct Out<'a> {
     length: &'a mut u64,
 }
 
+/// One game's share of a step: the game and its slices of the buffers, as the zipped
+/// iterators of [`PyVectorEnv::run`] hand them out.
+type Slot<'a> = (
+    (
+        (
+            (
+                ((&'a mut Env, &'a mut [f32]), &'a mut [bool]),
+                &'a mut [f32],
+            ),
+            &'a mut bool,
+        ),
+        &'a mut i64,
+    ),
+    &'a mut u64,
+);
+
 /// The per-game work of a step: the action (`None`: a uniformly random legal one).
-fn step_one(
-    env: &mut Env,
-    initial: &dyn DynState,
-    action: Option<usize>,
-    encode: bool,
-    out: Out<'_>,
-) -> Result<(), String> {
+fn step_one(env: &mut Env, action: Option<usize>, out: Out<'_>) -> Result<(), String> {
     match action {
         Some(a) => {
             if !out.mask.get(a).copied().unwrap_or(false) {
@@ -56,51 +69,22 @@ fn step_one(
                     legal_of(out.mask)
                 ));
             }
-            env.state.apply_action(a).map_err(|e| e.to_string())?;
+            env.core.apply(a)?;
         }
-        None => {
-            env.state.random_rollout_step(&mut env.rng);
-        }
+        None => env.core.random_step(&mut env.rng),
     }
     env.steps += 1;
     out.rewards.fill(0.0);
-    *out.done = env.state.is_terminal();
+    *out.done = env.core.is_terminal();
     *out.length = 0;
     if *out.done {
-        for (r, x) in out.rewards.iter_mut().zip(env.state.returns()) {
-            *r = x as f32;
-        }
+        env.core.returns(out.rewards);
         *out.length = env.steps;
-        env.state = initial.clone_box();
+        env.core.reset();
         env.steps = 0;
     }
-    observe(env.state.as_ref(), encode, out.obs, out.mask, out.player);
+    env.core.observe(out.obs, out.mask, out.player);
     Ok(())
-}
-
-/// Writes the observation, mask and player to move of `state`.
-fn observe(
-    state: &dyn DynState,
-    encode: bool,
-    obs: &mut [f32],
-    mask: &mut [bool],
-    player: &mut i64,
-) {
-    match state.actor() {
-        Actor::Player(p) => {
-            state.legal_mask(p, mask);
-            if encode {
-                // The length was checked when the env was made.
-                let _ = state.observation_tensor(p, obs);
-            }
-            *player = p as i64;
-        }
-        other => {
-            mask.fill(false);
-            obs.fill(0.0);
-            *player = other.as_openspiel();
-        }
-    }
 }
 
 fn legal_of(mask: &[bool]) -> Vec<usize> {
@@ -111,12 +95,74 @@ fn legal_of(mask: &[bool]) -> Vec<usize> {
         .collect()
 }
 
+/// A C-contiguous numpy array the env owns and writes in place.
+///
+/// Invariants (what makes [`NpBuf::slice`] sound): the array was made by `numpy.zeros`
+/// with an item size of `size_of::<T>()` and `len` items, so it owns `len` aligned values
+/// of `T`'s layout (numpy's `bool` is one byte, 0 or 1); the env keeps a reference to it,
+/// which makes numpy refuse to resize it, so its data never moves; only the env's methods,
+/// which take `&mut self`, write it from Rust. Python code may read the arrays between
+/// steps, and must not touch them from another thread while a step runs (as with any
+/// buffer a C extension fills with the GIL released).
+struct NpBuf<T> {
+    array: Py<PyAny>,
+    ptr: *mut T,
+    len: usize,
+}
+
+// SAFETY: the pointer is owned data of `array` (see the invariants); sending the buffer
+// to another thread sends exclusive access along with `&mut`.
+unsafe impl<T: Send> Send for NpBuf<T> {}
+// SAFETY: shared references give no access to the data (`slice` needs `&mut self`).
+unsafe impl<T: Sync> Sync for NpBuf<T> {}
+
+impl<T> NpBuf<T> {
+    fn zeros(py: Python<'_>, shape: &[usize], dtype: &str) -> PyResult<Self> {
+        let array = py
+            .import("numpy")?
+            .call_method1("zeros", (PyTuple::new(py, shape)?, dtype))?;
+        let itemsize: usize = array.getattr("itemsize")?.extract()?;
+        let len: usize = array.getattr("size")?.extract()?;
+        let ptr: usize = array
+            .getattr("__array_interface__")?
+            .get_item("data")?
+            .get_item(0)?
+            .extract()?;
+        if itemsize != std::mem::size_of::<T>()
+            || len != shape.iter().product::<usize>()
+            || ptr == 0
+        {
+            return Err(value_err(format!("numpy made an unexpected {dtype} array")));
+        }
+        Ok(NpBuf {
+            array: array.unbind(),
+            ptr: ptr as *mut T,
+            len,
+        })
+    }
+
+    fn slice(&mut self) -> &mut [T] {
+        // SAFETY: see the type's invariants: `len` initialised values owned by the array,
+        // which lives and stays in place as long as `self`; `&mut self` excludes every
+        // other access from Rust.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len) }
+    }
+
+    fn get<'py>(&self, py: Python<'py>, copy: bool) -> PyResult<Bound<'py, PyAny>> {
+        let array = self.array.bind(py).clone();
+        if copy {
+            array.call_method0("copy")
+        } else {
+            Ok(array)
+        }
+    }
+}
+
 /// `n` games stepped together (see the module documentation).
 #[pyclass(name = "VectorEnv", module = "yomi")]
 pub struct PyVectorEnv {
     game: Arc<dyn DynGame>,
     spec: String,
-    initial: Box<dyn DynState>,
     envs: Vec<Env>,
     pool: Option<rayon::ThreadPool>,
     players: usize,
@@ -124,33 +170,21 @@ pub struct PyVectorEnv {
     /// Values per observation (at least 1, so that chunks of the buffer are never empty).
     obs_len: usize,
     shape: Option<[usize; 3]>,
-    obs: Vec<f32>,
-    mask: Vec<bool>,
-    rewards: Vec<f32>,
-    done: Vec<bool>,
-    player: Vec<i64>,
-    length: Vec<u64>,
+    copy: bool,
+    obs: NpBuf<f32>,
+    mask: NpBuf<bool>,
+    rewards: NpBuf<f32>,
+    done: NpBuf<bool>,
+    player: NpBuf<i64>,
+    length: NpBuf<u64>,
 }
 
 impl PyVectorEnv {
     /// Runs the per-game work over every game, in parallel when the env has threads.
     fn run(&mut self, actions: Option<&[usize]>) -> Result<(), String> {
-        let initial = self.initial.as_ref();
-        let encode = self.shape.is_some();
         let (ol, al, pl) = (self.obs_len, self.actions, self.players);
-        let work = |(i, ((((((env, obs), mask), rewards), done), player), length)): (
-            usize,
-            (
-                (
-                    (
-                        (((&mut Env, &mut [f32]), &mut [bool]), &mut [f32]),
-                        &mut bool,
-                    ),
-                    &mut i64,
-                ),
-                &mut u64,
-            ),
-        )| {
+        let work = |(i, slot): (usize, Slot<'_>)| {
+            let ((((((env, obs), mask), rewards), done), player), length) = slot;
             let out = Out {
                 obs,
                 mask,
@@ -159,32 +193,31 @@ impl PyVectorEnv {
                 player,
                 length,
             };
-            step_one(env, initial, actions.map(|a| a[i]), encode, out)
-                .map_err(|e| format!("env {i}: {e}"))
+            step_one(env, actions.map(|a| a[i]), out).map_err(|e| format!("env {i}: {e}"))
         };
+        let (obs, mask, rewards, done, player, length) = (
+            self.obs.slice(),
+            self.mask.slice(),
+            self.rewards.slice(),
+            self.done.slice(),
+            self.player.slice(),
+            self.length.slice(),
+        );
         match &self.pool {
             None => self
                 .envs
                 .iter_mut()
-                .zip(self.obs.chunks_mut(ol))
-                .zip(self.mask.chunks_mut(al))
-                .zip(self.rewards.chunks_mut(pl))
-                .zip(self.done.iter_mut())
-                .zip(self.player.iter_mut())
-                .zip(self.length.iter_mut())
+                .zip(obs.chunks_mut(ol))
+                .zip(mask.chunks_mut(al))
+                .zip(rewards.chunks_mut(pl))
+                .zip(done.iter_mut())
+                .zip(player.iter_mut())
+                .zip(length.iter_mut())
                 .enumerate()
                 .try_for_each(work),
             Some(pool) => {
                 let min = (self.envs.len() / (4 * pool.current_num_threads())).max(16);
-                let (envs, obs, mask, rewards, done, player, length) = (
-                    &mut self.envs,
-                    &mut self.obs,
-                    &mut self.mask,
-                    &mut self.rewards,
-                    &mut self.done,
-                    &mut self.player,
-                    &mut self.length,
-                );
+                let envs = &mut self.envs;
                 pool.install(|| {
                     envs.par_iter_mut()
                         .zip(obs.par_chunks_mut(ol))
@@ -202,69 +235,33 @@ impl PyVectorEnv {
     }
 
     fn observe_all(&mut self) {
-        let encode = self.shape.is_some();
-        for (i, env) in self.envs.iter().enumerate() {
-            let (ol, al) = (self.obs_len, self.actions);
-            observe(
-                env.state.as_ref(),
-                encode,
-                &mut self.obs[i * ol..(i + 1) * ol],
-                &mut self.mask[i * al..(i + 1) * al],
-                &mut self.player[i],
+        let (ol, al) = (self.obs_len, self.actions);
+        let (obs, mask, player) = (self.obs.slice(), self.mask.slice(), self.player.slice());
+        for (i, env) in self.envs.iter_mut().enumerate() {
+            env.core.observe(
+                &mut obs[i * ol..(i + 1) * ol],
+                &mut mask[i * al..(i + 1) * al],
+                &mut player[i],
             );
         }
     }
 
     fn obs_array<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         match self.shape {
-            Some([c, h, w]) => ndarray(
-                py,
-                bytemuck::cast_slice(&self.obs),
-                "float32",
-                &[self.envs.len(), c, h, w],
-            ),
+            Some(_) => self.obs.get(py, self.copy),
             None => Ok(py.None().into_bound(py)),
         }
     }
 
-    fn mask_array<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        ndarray(
-            py,
-            bytemuck::cast_slice::<bool, u8>(&self.mask),
-            "bool",
-            &[self.envs.len(), self.actions],
-        )
-    }
-
-    fn player_array<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        ndarray(
-            py,
-            bytemuck::cast_slice(&self.player),
-            "int64",
-            &[self.envs.len()],
-        )
-    }
-
     fn step_result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let n = self.envs.len();
         PyTuple::new(
             py,
             [
                 self.obs_array(py)?,
-                ndarray(
-                    py,
-                    bytemuck::cast_slice(&self.rewards),
-                    "float32",
-                    &[n, self.players],
-                )?,
-                ndarray(
-                    py,
-                    bytemuck::cast_slice::<bool, u8>(&self.done),
-                    "bool",
-                    &[n],
-                )?,
-                self.mask_array(py)?,
-                self.player_array(py)?,
+                self.rewards.get(py, self.copy)?,
+                self.done.get(py, self.copy)?,
+                self.mask.get(py, self.copy)?,
+                self.player.get(py, self.copy)?,
             ],
         )
     }
@@ -294,12 +291,20 @@ impl PyVectorEnv {
 
 #[pymethods]
 impl PyVectorEnv {
-    /// `VectorEnv(game, n, seed=0, threads=None)`: `n` games of `game` (a name or a
-    /// `yomi.Game`); `threads` workers (default: up to 8 cores when `n` is at least 64,
-    /// else 1). `seed` fixes `step_random`'s choices.
+    /// `VectorEnv(game, n, seed=0, threads=None, copy=False)`: `n` games of `game` (a name
+    /// or a `yomi.Game`); `threads` workers (default: every core, at most 32, when `n` is at least
+    /// 64, else 1). `seed` fixes `step_random`'s choices. `copy=False` returns the env's
+    /// own arrays, overwritten by the next step; `copy=True` returns copies.
     #[new]
-    #[pyo3(signature = (game, n, seed = 0, threads = None))]
-    fn new(game: GameArg<'_>, n: usize, seed: u64, threads: Option<usize>) -> PyResult<Self> {
+    #[pyo3(signature = (game, n, seed = 0, threads = None, copy = false))]
+    fn new(
+        py: Python<'_>,
+        game: GameArg<'_>,
+        n: usize,
+        seed: u64,
+        threads: Option<usize>,
+        copy: bool,
+    ) -> PyResult<Self> {
         let (spec, game) = game.load()?;
         let facts = game.facts();
         if facts.dynamics == Dynamics::Simultaneous {
@@ -313,7 +318,7 @@ impl PyVectorEnv {
         }
         let threads = threads.unwrap_or_else(|| {
             if n >= 64 {
-                std::thread::available_parallelism().map_or(1, |c| c.get().min(8))
+                std::thread::available_parallelism().map_or(1, |c| c.get().min(32))
             } else {
                 1
             }
@@ -330,10 +335,13 @@ impl PyVectorEnv {
         };
         let shape = game.tensor_shape().map(|s| [s.channels, s.height, s.width]);
         let obs_len = game.tensor_shape().map_or(1, |s| s.len().max(1));
-        let initial = game.new_initial_state();
-        let envs: Vec<Env> = (0..n)
-            .map(|i| Env {
-                state: initial.clone_box(),
+        let choice = GameChoice::from_name(&spec).map_err(value_err)?;
+        let envs: Vec<Env> = batch::cores(choice, n)
+            .map_err(value_err)?
+            .into_iter()
+            .enumerate()
+            .map(|(i, core)| Env {
+                core,
                 rng: Rng::seed_from_u64(derive_seed(seed, i as u64)),
                 steps: 0,
             })
@@ -342,19 +350,22 @@ impl PyVectorEnv {
         let actions = game.num_actions();
         let mut env = PyVectorEnv {
             spec,
-            initial,
             envs,
             pool,
             players,
             actions,
             obs_len,
             shape,
-            obs: vec![0.0; n * obs_len],
-            mask: vec![false; n * actions],
-            rewards: vec![0.0; n * players],
-            done: vec![false; n],
-            player: vec![0; n],
-            length: vec![0; n],
+            copy,
+            obs: match shape {
+                Some([c, h, w]) => NpBuf::zeros(py, &[n, c, h, w], "float32")?,
+                None => NpBuf::zeros(py, &[n, 1], "float32")?,
+            },
+            mask: NpBuf::zeros(py, &[n, actions], "bool")?,
+            rewards: NpBuf::zeros(py, &[n, players], "float32")?,
+            done: NpBuf::zeros(py, &[n], "bool")?,
+            player: NpBuf::zeros(py, &[n], "int64")?,
+            length: NpBuf::zeros(py, &[n], "uint64")?,
             game,
         };
         env.observe_all();
@@ -364,18 +375,19 @@ impl PyVectorEnv {
     /// Starts every game again; returns `(obs, legal_mask, current_player)`.
     fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         for env in &mut self.envs {
-            env.state = self.initial.clone_box();
+            env.core.reset();
             env.steps = 0;
         }
         self.observe_all();
-        self.rewards.fill(0.0);
-        self.done.fill(false);
+        self.rewards.slice().fill(0.0);
+        self.done.slice().fill(false);
+        self.length.slice().fill(0);
         PyTuple::new(
             py,
             [
                 self.obs_array(py)?,
-                self.mask_array(py)?,
-                self.player_array(py)?,
+                self.mask.get(py, self.copy)?,
+                self.player.get(py, self.copy)?,
             ],
         )
     }
@@ -407,12 +419,7 @@ impl PyVectorEnv {
 
     /// The length (in moves) of the games that ended at the last step, 0 for the others.
     fn episode_lengths<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        ndarray(
-            py,
-            bytemuck::cast_slice(&self.length),
-            "uint64",
-            &[self.envs.len()],
-        )
+        self.length.get(py, self.copy)
     }
 
     /// A copy of game `i`'s state.
@@ -421,8 +428,11 @@ impl PyVectorEnv {
             .envs
             .get(i)
             .ok_or_else(|| value_err(format!("no game {i}: there are {}", self.envs.len())))?;
-        let game = PyGame::load_from(self.spec.clone(), self.game.clone());
-        Ok(game.state(env.state.clone_box()))
+        let state = self
+            .game
+            .state_from_string(&env.core.serialize())
+            .map_err(crate::dyn_err)?;
+        Ok(PyGame::load_from(self.spec.clone(), self.game.clone()).state(state))
     }
 
     #[getter]

@@ -79,7 +79,7 @@ def test_games_without_tensors_step_without_observations():
         yomi.VectorEnv("ggp:tictactoe", 2)
 
 
-@pytest.mark.parametrize("name", ["tictactoe", "connect4", "go:5", "othello"])
+@pytest.mark.parametrize("name", ["tictactoe", "connect4", "go:5", "othello", "geister-mini", "breakthrough-5x5"])
 def test_pettingzoo_api(name):
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test
@@ -104,3 +104,17 @@ def test_pettingzoo_plays_to_the_end():
     assert sum(total.values()) == 0 and set(total.values()) <= {-1.0, 0.0, 1.0}
     with pytest.raises(ValueError, match="no tensor encoding"):
         env("ggp:tictactoe")
+
+
+def test_arrays_are_the_envs_own_unless_copied():
+    env = yomi.VectorEnv("connect4", 4, seed=1)
+    first = env.step_random()
+    second = env.step_random()
+    assert all(a is b for a, b in zip(first, second)), "copy=False reuses the env's arrays"
+    kept = first[0].copy()
+    env.step_random()
+    assert not np.array_equal(kept, first[0]), "the next step overwrites them"
+    env = yomi.VectorEnv("connect4", 4, seed=1, copy=True)
+    first, second = env.step_random(), env.step_random()
+    assert all(a is not b for a, b in zip(first, second))
+    assert not np.array_equal(first[0], second[0])

@@ -115,7 +115,11 @@ StepResult = Tuple[
 ]
 
 class VectorEnv:
-    def __init__(self, game: Union[str, Game], n: int, seed: int = 0, threads: Optional[int] = None) -> None: ...
+    def __init__(
+        self, game: Union[str, Game], n: int, seed: int = 0, threads: Optional[int] = None, copy: bool = False
+    ) -> None:
+        """`n` games stepped in Rust per call. `copy=False`: `step` returns the env's own arrays,
+        overwritten by the next step (copy what you keep); `copy=True`: fresh copies."""
     def reset(self) -> Tuple[Optional[npt.NDArray[np.float32]], npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
         """``(obs, legal_mask, current_player)``."""
     def step(self, actions: Union[Sequence[int], npt.NDArray[Any]]) -> StepResult:
