@@ -1,0 +1,27 @@
+//! Combinatorial game expressions: `Cgt::from_str` and `Dyadic::from_str`, evaluated under
+//! a work limit (canonical form, stops, temperature, cooling), and the printed canonical
+//! form reads back to the same game.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+use yomi_cgt::{with_work_limit, Cgt, Dyadic};
+
+const WORK: u64 = 20_000;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let _ = text.parse::<Dyadic>();
+    let Ok(Ok(g)) = with_work_limit(WORK, || text.parse::<Cgt>()) else { return };
+    let _ = with_work_limit(WORK, || {
+        let c = g.canonical();
+        let printed = c.to_string();
+        let again: Cgt = printed
+            .parse()
+            .unwrap_or_else(|e| panic!("printed form {printed:?} does not parse: {e}"));
+        assert_eq!(again.canonical(), c, "print -> parse changed the value of {printed}");
+        let _ = c.outcome();
+        let _ = (c.left_stop(), c.right_stop());
+        let t = c.temperature();
+        let _ = c.mean();
+        let _ = c.cool(t);
+    });
+});

@@ -1,0 +1,20 @@
+//! The NBoard protocol: `parse_ggf` on the input, then `run_nboard_with` over the input
+//! bytes with a shallow, 1 ms search budget.
+#![no_main]
+use std::io::Cursor;
+use std::time::Duration;
+
+use libfuzzer_sys::fuzz_target;
+use yomi_othello::protocol::{parse_ggf, run_nboard_with, Engine};
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(text) = std::str::from_utf8(data) {
+        let _ = parse_ggf(text);
+    }
+    let mut engine = Engine::new();
+    engine.depth = 1;
+    engine.exact_empties = 6;
+    engine.move_time = Duration::from_millis(1);
+    let mut out = Vec::new();
+    run_nboard_with(engine, Cursor::new(data), &mut out).expect("only i/o errors, and there are none");
+});
