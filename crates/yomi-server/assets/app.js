@@ -165,6 +165,7 @@ function startGame(ev) {
 
 function onState(m) {
   pendingResume = false;
+  if (wantPly !== null && m.ply === wantPly) wantPly = null;
   const changed = !S || S.id !== m.id || S.ply !== m.ply || S.moves.length !== m.moves.length;
   S = window.yomiState = m;
   if (changed) { sel = null; heat = new Map(); analysis = null; $('analysis').innerHTML = ''; }
@@ -490,9 +491,13 @@ function setTab(t) {
   gameChanged();
 }
 
+// The ply asked for last (keys pressed faster than replies arrive step from it).
+let wantPly = null;
+function here() { return wantPly === null ? (S ? S.ply : 0) : wantPly; }
 function seek(k) {
   if (!S) return;
-  send({ type: 'seek', ply: Math.max(0, Math.min(S.moves.length, k)) });
+  wantPly = Math.max(0, Math.min(S.moves.length, k));
+  send({ type: 'seek', ply: wantPly });
 }
 
 window.addEventListener('DOMContentLoaded', () => {
@@ -510,14 +515,14 @@ window.addEventListener('DOMContentLoaded', () => {
   $('play-typed').onclick = () => { const t = $('typed').value.trim(); if (t) playText(t); };
   $('slider').oninput = () => seek(+$('slider').value);
   $('first').onclick = () => seek(0);
-  $('prev').onclick = () => seek(S ? S.ply - 1 : 0);
-  $('next').onclick = () => seek(S ? S.ply + 1 : 0);
+  $('prev').onclick = () => seek(here() - 1);
+  $('next').onclick = () => seek(here() + 1);
   $('last').onclick = () => seek(S ? S.moves.length : 0);
   $('pause').onclick = () => S && send({ type: 'pause', paused: !S.paused });
   document.addEventListener('keydown', (e) => {
     if (e.target.tagName === 'INPUT' || e.target.tagName === 'TEXTAREA' || !S) return;
-    if (e.key === 'ArrowLeft') { seek(S.ply - 1); e.preventDefault(); }
-    if (e.key === 'ArrowRight') { seek(S.ply + 1); e.preventDefault(); }
+    if (e.key === 'ArrowLeft') { seek(here() - 1); e.preventDefault(); }
+    if (e.key === 'ArrowRight') { seek(here() + 1); e.preventDefault(); }
     if (e.key === 'Home') seek(0);
     if (e.key === 'End') seek(S.moves.length);
   });

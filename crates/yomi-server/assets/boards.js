@@ -165,8 +165,11 @@ function drawPiece(style, g, cx, cy, size, p) {
       el('polygon', { ...attrs, points: pts, fill: colour, stroke: up ? '#000' : '#fff', 'stroke-width': 2 }, g);
       break;
     }
-    default:
-      text(g, cx, cy, p.length > 6 ? p.slice(0, 6) : p, { ...attrs, 'font-size': 14 });
+    default: {
+      // GDL contents: up to two words, one per line.
+      const words = p.split(' ').slice(0, 2);
+      words.forEach((w, k) => text(g, cx, cy + (k - (words.length - 1) / 2) * 15, w.slice(0, 8), { ...attrs, 'font-size': 12 }));
+    }
   }
 }
 

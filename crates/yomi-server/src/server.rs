@@ -575,9 +575,6 @@ impl Conn {
     /// Builds a session (replaying its moves on the blocking pool) and starts it.
     async fn open(&mut self, id: String, saved: Saved, mode: Mode) -> Vec<ServerMsg> {
         let generation = self.session.as_ref().map_or(0, |s| s.generation + 1);
-        if let Some(mut old) = self.session.take() {
-            old.stop_analysis();
-        }
         let seed = saved.seed;
         let sid = id.clone();
         let built =
@@ -588,6 +585,10 @@ impl Conn {
             Err(_) => return err("the game could not be built"),
         };
         s.generation = generation;
+        // The old game (if any) is replaced only once the new one is built.
+        if let Some(mut old) = self.session.take() {
+            old.stop_analysis();
+        }
         if mode == Mode::Play {
             self.app.hold(&id, s.saved());
         }

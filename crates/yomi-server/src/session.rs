@@ -20,6 +20,9 @@ use crate::view::{split_terms, view};
 /// A seat's value for a person.
 pub const HUMAN: &str = "human";
 
+/// An agent's answer: its seat, the agent handed back, its action and its seconds.
+pub type AgentReply = (usize, Box<dyn DynAgent>, Result<usize, DynError>, f64);
+
 /// Something that happened off the connection's task.
 pub enum Event {
     /// Agents finished thinking.
@@ -27,7 +30,7 @@ pub enum Event {
         /// The session generation they thought for.
         generation: u64,
         /// Per seat: the agent (handed back) and its action.
-        results: Vec<(usize, Box<dyn DynAgent>, Result<usize, DynError>, f64)>,
+        results: Vec<AgentReply>,
     },
     /// A message to send as it is.
     Send(ServerMsg),
@@ -399,7 +402,7 @@ impl Session {
     pub fn agents_done(
         &mut self,
         generation: u64,
-        results: Vec<(usize, Box<dyn DynAgent>, Result<usize, DynError>, f64)>,
+        results: Vec<AgentReply>,
     ) -> Result<bool, String> {
         if generation != self.generation {
             return Ok(false);

@@ -523,6 +523,8 @@ fn gdl(n: &str) -> View {
     };
     order(&mut xs);
     order(&mut ys);
+    fill_range(&mut xs);
+    fill_range(&mut ys);
     if xs.len() > 32 || ys.len() > 32 {
         return v;
     }
@@ -557,6 +559,23 @@ fn gdl(n: &str) -> View {
     v.row_labels = ys;
     v.info.push(("relation".into(), rel));
     v
+}
+
+/// Completes sorted coordinates to their whole range when they are all integers or all
+/// single letters (a row without pieces is not among the facts).
+fn fill_range(v: &mut Vec<String>) {
+    if let (Some(a), Some(b)) = (v.first(), v.last()) {
+        if let (Ok(a), Ok(b)) = (a.parse::<i64>(), b.parse::<i64>()) {
+            if v.iter().all(|x| x.parse::<i64>().is_ok()) && b - a < 32 {
+                *v = (a..=b).map(|i| i.to_string()).collect();
+            }
+        } else if a.len() == 1 && b.len() == 1 && v.iter().all(|x| x.len() == 1) {
+            let (a, b) = (a.as_bytes()[0], b.as_bytes()[0]);
+            if a.is_ascii_lowercase() && b.is_ascii_lowercase() && a <= b {
+                *v = (a..=b).map(|c| (c as char).to_string()).collect();
+            }
+        }
+    }
 }
 
 #[cfg(test)]

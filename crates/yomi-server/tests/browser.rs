@@ -75,18 +75,41 @@ fn http(port: u16, method: &str, path: &str, body: Option<&Value>) -> Value {
         body.len()
     );
     s.write_all(req.as_bytes()).unwrap();
+    // Read the head, then exactly the body (chromedriver may keep the connection open).
     let mut out = Vec::new();
-    s.read_to_end(&mut out).unwrap();
-    let text = String::from_utf8_lossy(&out);
-    let (head, rest) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let rest = if head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked")
-    {
-        dechunk(rest)
-    } else {
-        rest.to_string()
+    let mut buf = [0u8; 65536];
+    let head_end = loop {
+        let n = s.read(&mut buf).unwrap();
+        assert!(n > 0, "chromedriver closed the connection");
+        out.extend_from_slice(&buf[..n]);
+        if let Some(i) = out.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i + 4;
+        }
     };
+    let head = String::from_utf8_lossy(&out[..head_end]).to_ascii_lowercase();
+    let length = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .and_then(|v| v.trim().parse::<usize>().ok());
+    let chunked = head.contains("transfer-encoding: chunked");
+    loop {
+        let body = &out[head_end..];
+        let done = match length {
+            Some(n) => body.len() >= n,
+            None if chunked => body.ends_with(b"0\r\n\r\n"),
+            None => false,
+        };
+        if done {
+            break;
+        }
+        let n = s.read(&mut buf).unwrap();
+        if n == 0 {
+            break;
+        }
+        out.extend_from_slice(&buf[..n]);
+    }
+    let rest = String::from_utf8_lossy(&out[head_end..]).to_string();
+    let rest = if chunked { dechunk(&rest) } else { rest };
     serde_json::from_str(&rest).unwrap_or(Value::Null)
 }
 
@@ -225,12 +248,17 @@ impl Browser {
         );
     }
 
+    /// A real key press (WebDriver actions) on the focused element.
     fn key(&self, key: &str) {
-        let id = self.element("body");
+        self.js("document.activeElement && document.activeElement.blur && document.activeElement.blur();");
         self.cmd(
             "POST",
-            &format!("/element/{id}/value"),
-            Some(json!({ "text": key })),
+            "/actions",
+            Some(
+                json!({"actions": [{"type": "key", "id": "keyboard", "actions": [
+                    {"type": "keyDown", "value": key}, {"type": "keyUp", "value": key}
+                ]}]}),
+            ),
         );
     }
 
@@ -517,39 +545,43 @@ fn tubstap_turn_with_two_unit_actions() {
     }
     let srv = server();
     let b = Browser::start();
-    b.start_game(&srv, "tubstap:duel", &["human", "random"]);
+    b.start_game(&srv, "tubstap", &["human", "random"]);
     let s = b.settled(0);
     assert!(
-        b.js("return document.querySelectorAll('#board-svg [data-terrain=forest]').length;")
+        b.js("return document.querySelectorAll('#board-svg [data-terrain]').length;")
             .as_u64()
             .unwrap()
             > 0
     );
-    let mut plies = 0;
     let mut state = s;
-    for unit in [0, 1] {
+    let mut units = Vec::new();
+    for plies in 1..=2 {
+        // A plain move of a unit that has not acted, to another cell.
         let legal = legal_texts(&state);
         let mv = legal
             .iter()
+            .filter(|m| m.contains('@') && !m.contains('x'))
             .find(|m| {
-                m.starts_with(&format!("{unit}@"))
-                    && !m.contains('x')
-                    && !m.ends_with(if unit == 0 { "@1,1" } else { "@1,2" })
+                let (u, to) = m.split_once('@').unwrap();
+                let u: usize = u.parse().unwrap();
+                let unit = &state["view"]["units"][u];
+                !units.contains(&u) && to != format!("{},{}", unit["x"], unit["y"])
             })
             .unwrap()
             .clone();
-        let u = &state["view"]["units"][unit];
+        let (u, to) = mv.split_once('@').unwrap();
+        let u: usize = u.parse().unwrap();
+        units.push(u);
+        let unit = &state["view"]["units"][u];
         b.click(&format!(
             "#board-svg .cell[data-name='{},{}']",
-            u["x"], u["y"]
+            unit["x"], unit["y"]
         ));
-        let to = mv.split_once('@').unwrap().1;
         b.wait(
             &format!("document.querySelector(\"#board-svg .cell.legal[data-name='{to}']\")"),
             "the unit's reach",
         );
         b.click(&format!("#board-svg .cell[data-name='{to}']"));
-        plies += 1;
         state = b.settled(plies);
     }
     b.click("#end-turn");
@@ -559,9 +591,15 @@ fn tubstap_turn_with_two_unit_actions() {
     );
     let moves = s["moves"].as_array().unwrap();
     println!("tubstap moves: {moves:?}");
+    assert!(moves[0]
+        .as_str()
+        .unwrap()
+        .starts_with(&format!("{}@", units[0])));
+    assert!(moves[1]
+        .as_str()
+        .unwrap()
+        .starts_with(&format!("{}@", units[1])));
     assert_eq!(moves[2], "end");
-    assert!(moves[0].as_str().unwrap().starts_with("0@"));
-    assert!(moves[1].as_str().unwrap().starts_with("1@"));
 }
 
 #[test]
