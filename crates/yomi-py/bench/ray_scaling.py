@@ -48,7 +48,7 @@ def main() -> None:
     args = parser.parse_args()
     config = {
         "game": "connect4",
-        "agents": ["mcts:iters=3000", "flatmc:n=100", "alphabeta:depth=4"],
+        "agents": ["mcts:iters=20000", "flatmc:n=1000", "alphabeta:depth=6"],
         "games": args.games,
         "seed": 1,
     }
