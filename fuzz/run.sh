@@ -96,7 +96,7 @@ for t in "${targets[@]}"; do
     # -timeout: an input that runs over 10 s is a finding (a hang), as is one over 2 GB.
     cargo "+$toolchain" fuzz run --fuzz-dir "$here" -s "$sanitizer" "$t" "$here/corpus/$t" -- \
         -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-        -print_final_stats=1 -jobs="${JOBS:-1}" -workers="${JOBS:-1}" \
+        -print_final_stats=1 ${JOBS:+-jobs=$JOBS -workers=$JOBS} \
         -artifact_prefix="$here/artifacts/$t/" ${FUZZ_ARGS:-} >"$log" 2>&1 || true
     after=$(find "$here/artifacts/$t" -type f | wc -l)
     crashes=$((after - before))
