@@ -276,38 +276,108 @@ pub fn load_game(name: &str) -> Result<Arc<dyn DynGame>, DynError> {
         .map_err(DynError::BadName)
 }
 
+/// Code that runs on any game with integer actions, generic over the game's type (as
+/// [`crate::GameCommand`] is over any [`Game`]): [`GameChoice::dispatch_actions`] calls it
+/// with the concrete game, its agent registry and its tensor encoder, so what it runs is
+/// monomorphised. The dynamic interface ([`GameChoice::into_dyn`]) and batched
+/// environments are built this way, from the one mapping of names to game types.
+pub trait ActionGameCommand {
+    /// What the command returns.
+    type Output;
+
+    /// Runs on `game`; `tensor` is its encoding when it has one.
+    fn run<G: ActionSpace>(
+        self,
+        game: G,
+        registry: AgentRegistry<G>,
+        tensor: Option<(TensorShape, Encoder<G>)>,
+    ) -> Self::Output;
+}
+
+/// A game's tensor encoder ([`TensorGame::encode`]).
+pub type Encoder<G> = fn(&G, &<G as Game>::State, Player, &mut [f32]);
+
+fn with_tensor<G: TensorGame>(game: &G) -> Option<(TensorShape, Encoder<G>)> {
+    Some((game.tensor_shape(), G::encode as Encoder<G>))
+}
+
 impl GameChoice {
-    /// This game behind the dynamic interface, with its agent registry.
-    pub fn into_dyn(self) -> Arc<dyn DynGame> {
+    /// Runs `command` on this game with its registry and tensor encoder.
+    pub fn dispatch_actions<C: ActionGameCommand>(self, command: C) -> C::Output {
         use yomi_classic::{breakthrough, connect_four, tictactoe};
-        let name = self.to_string();
         match self {
             GameChoice::TicTacToe => {
-                ErasedGame::with_tensor(yomi_classic::TicTacToe, tictactoe::registry(), name)
+                let g = yomi_classic::TicTacToe;
+                let t = with_tensor(&g);
+                command.run(g, tictactoe::registry(), t)
             }
             GameChoice::ConnectFour => {
-                ErasedGame::with_tensor(yomi_classic::ConnectFour, connect_four::registry(), name)
+                let g = yomi_classic::ConnectFour;
+                let t = with_tensor(&g);
+                command.run(g, connect_four::registry(), t)
             }
             GameChoice::Breakthrough(g) => {
-                ErasedGame::with_tensor(g, breakthrough::registry(), name)
+                let t = with_tensor(&g);
+                command.run(g, breakthrough::registry(), t)
             }
-            GameChoice::Go(n) => ErasedGame::with_tensor(
-                yomi_go::GoGame::new(n as usize).expect("GameChoice holds a valid Go size"),
-                yomi_go::registry(),
-                name,
-            ),
+            GameChoice::Go(n) => {
+                // `GameChoice::from_name` admits only sizes `GoGame::new` accepts.
+                let g = yomi_go::GoGame::new(n as usize).expect("GameChoice holds a valid Go size");
+                let t = with_tensor(&g);
+                command.run(g, yomi_go::registry(), t)
+            }
             GameChoice::Othello => {
-                ErasedGame::with_tensor(yomi_othello::Othello, yomi_othello::registry(), name)
+                let g = yomi_othello::Othello;
+                let t = with_tensor(&g);
+                command.run(g, yomi_othello::registry(), t)
             }
-            GameChoice::Tubstap(g) => ErasedGame::plain(g, yomi_tubstap::registry(), name),
-            GameChoice::Ggp(g) => ErasedGame::plain(g, yomi_ggp::registry(), name),
-            GameChoice::Geister(g) => ErasedGame::with_tensor(*g, geister_registry(), name),
+            GameChoice::Tubstap(g) => {
+                let t = with_tensor(&g);
+                command.run(g, yomi_tubstap::registry(), t)
+            }
+            GameChoice::Ggp(g) => command.run(g, yomi_ggp::registry(), None),
+            GameChoice::Geister(g) => {
+                let t = with_tensor(g.as_ref());
+                command.run(*g, geister_registry(), t)
+            }
         }
+    }
+
+    /// This game behind the dynamic interface, with its agent registry.
+    pub fn into_dyn(self) -> Arc<dyn DynGame> {
+        let name = self.to_string();
+        self.dispatch_actions(IntoDyn { name })
     }
 }
 
-/// The tensor encoder of a game that has one.
-type Encoder<G> = fn(&G, &<G as Game>::State, Player, &mut [f32]);
+/// [`GameChoice::into_dyn`] as an [`ActionGameCommand`].
+struct IntoDyn {
+    name: String,
+}
+
+impl ActionGameCommand for IntoDyn {
+    type Output = Arc<dyn DynGame>;
+
+    fn run<G: ActionSpace>(
+        self,
+        game: G,
+        registry: AgentRegistry<G>,
+        tensor: Option<(TensorShape, Encoder<G>)>,
+    ) -> Arc<dyn DynGame> {
+        let num_actions = game.num_actions();
+        let players = game.facts().players;
+        Arc::new(ErasedGame {
+            shared: Arc::new(Shared {
+                game,
+                registry,
+                name: self.name,
+                tensor,
+                num_actions,
+                players,
+            }),
+        })
+    }
+}
 
 struct Shared<G: ActionSpace> {
     game: G,
@@ -321,39 +391,6 @@ struct Shared<G: ActionSpace> {
 /// A concrete game behind [`DynGame`].
 struct ErasedGame<G: ActionSpace> {
     shared: Arc<Shared<G>>,
-}
-
-impl<G: ActionSpace> ErasedGame<G> {
-    fn plain(game: G, registry: AgentRegistry<G>, name: String) -> Arc<dyn DynGame> {
-        Self::build(game, registry, name, None)
-    }
-
-    fn build(
-        game: G,
-        registry: AgentRegistry<G>,
-        name: String,
-        tensor: Option<(TensorShape, Encoder<G>)>,
-    ) -> Arc<dyn DynGame> {
-        let num_actions = game.num_actions();
-        let players = game.facts().players;
-        Arc::new(ErasedGame {
-            shared: Arc::new(Shared {
-                game,
-                registry,
-                name,
-                tensor,
-                num_actions,
-                players,
-            }),
-        })
-    }
-}
-
-impl<G: TensorGame> ErasedGame<G> {
-    fn with_tensor(game: G, registry: AgentRegistry<G>, name: String) -> Arc<dyn DynGame> {
-        let shape = game.tensor_shape();
-        Self::build(game, registry, name, Some((shape, G::encode)))
-    }
 }
 
 impl<G: ActionSpace> DynGame for ErasedGame<G> {

@@ -28,5 +28,6 @@ pub mod tournament_file;
 
 pub use choice::{accepted_names, parse_game, GameChoice, GameCommand, GameInfo, BUILT_IN};
 pub use dynamic::{
-    load_game, ActionAnalysis, Actor, AgentInfo, DynAgent, DynAnalysis, DynError, DynGame, DynState,
+    load_game, ActionAnalysis, ActionGameCommand, Actor, AgentInfo, DynAgent, DynAnalysis,
+    DynError, DynGame, DynState, Encoder,
 };

@@ -3,13 +3,14 @@
 //! nothing per game and records no move history (unlike [`yomi_games::DynState`], which
 //! keeps the moves and their notation for `State.history()`).
 //!
-//! [`cores`] maps each [`GameChoice`] variant to its game type, as
-//! `GameChoice::into_dyn` does; a new variant fails to compile here until it is added.
+//! [`cores`] gets each game's type from [`GameChoice::dispatch_actions`], the mapping the
+//! dynamic interface is built from too.
 
 use std::sync::Arc;
 
-use yomi_core::{ActionSpace, Game, Player, Rng, TensorGame, Turn};
-use yomi_games::GameChoice;
+use yomi_core::registry::AgentRegistry;
+use yomi_core::{ActionSpace, Rng, TensorShape, Turn};
+use yomi_games::{ActionGameCommand, Encoder, GameChoice};
 
 /// One game of a batch.
 pub(crate) trait EnvCore: Send + Sync {
@@ -28,9 +29,6 @@ pub(crate) trait EnvCore: Send + Sync {
     /// The state in the game's notation (`Game.deserialize_state` reads it).
     fn serialize(&self) -> String;
 }
-
-/// The tensor encoder of a game that has one.
-type Encoder<G> = fn(&G, &<G as Game>::State, Player, &mut [f32]);
 
 struct Core<G: ActionSpace> {
     game: Arc<G>,
@@ -106,40 +104,39 @@ impl<G: ActionSpace> EnvCore for Core<G> {
     }
 }
 
-fn make<G: ActionSpace>(game: G, encode: Option<Encoder<G>>, n: usize) -> Vec<Box<dyn EnvCore>> {
-    let game = Arc::new(game);
-    (0..n)
-        .map(|_| {
-            Box::new(Core {
-                state: game.initial_state(),
-                game: game.clone(),
-                encode,
-                moves: Vec::new(),
-            }) as Box<dyn EnvCore>
-        })
-        .collect()
+/// Builds `n` cores of the game [`GameChoice::dispatch_actions`] hands it.
+struct MakeCores {
+    n: usize,
 }
 
-fn tensor<G: TensorGame>(game: G, n: usize) -> Vec<Box<dyn EnvCore>> {
-    make(game, Some(G::encode as Encoder<G>), n)
+impl ActionGameCommand for MakeCores {
+    type Output = Vec<Box<dyn EnvCore>>;
+
+    fn run<G: ActionSpace>(
+        self,
+        game: G,
+        _registry: AgentRegistry<G>,
+        tensor: Option<(TensorShape, Encoder<G>)>,
+    ) -> Vec<Box<dyn EnvCore>> {
+        let game = Arc::new(game);
+        let encode = tensor.map(|(_, encode)| encode);
+        (0..self.n)
+            .map(|_| {
+                Box::new(Core {
+                    state: game.initial_state(),
+                    game: game.clone(),
+                    encode,
+                    moves: Vec::new(),
+                }) as Box<dyn EnvCore>
+            })
+            .collect()
+    }
 }
 
 /// `n` games of `choice`.
 ///
 /// # Errors
-/// A message for a game that cannot be built (an invalid Go size).
+/// None today (every `GameChoice` builds); kept for the callers' error path.
 pub(crate) fn cores(choice: GameChoice, n: usize) -> Result<Vec<Box<dyn EnvCore>>, String> {
-    Ok(match choice {
-        GameChoice::TicTacToe => tensor(yomi_classic::TicTacToe, n),
-        GameChoice::ConnectFour => tensor(yomi_classic::ConnectFour, n),
-        GameChoice::Breakthrough(g) => tensor(g, n),
-        GameChoice::Go(size) => tensor(
-            yomi_go::GoGame::new(size as usize).map_err(|e| e.to_string())?,
-            n,
-        ),
-        GameChoice::Othello => tensor(yomi_othello::Othello, n),
-        GameChoice::Tubstap(g) => make(g, None, n),
-        GameChoice::Ggp(g) => make(g, None, n),
-        GameChoice::Geister(g) => tensor(*g, n),
-    })
+    Ok(choice.dispatch_actions(MakeCores { n }))
 }
