@@ -468,7 +468,7 @@ pub fn connect_with_retry(
     addr: impl ToSocketAddrs,
     patience: Duration,
 ) -> std::io::Result<TcpStream> {
-    let give_up = Instant::now() + patience;
+    let give_up = later(Instant::now(), patience);
     let mut pause = Duration::from_millis(100);
     loop {
         match TcpStream::connect(&addr) {

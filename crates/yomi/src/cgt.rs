@@ -1,10 +1,11 @@
 //! `yomi cgt '<game expression>'`: a short combinatorial game's canonical form, outcome,
 //! stops, mean, temperature, thermograph and cooled values (the `yomi-cgt` crate).
 
+use std::fmt::Write as _;
 use std::io::Write;
 
 use clap::Args;
-use yomi_cgt::{Cgt, Dyadic, Outcome};
+use yomi_cgt::{with_work_limit, Cgt, Dyadic, Outcome};
 
 use crate::error::usage;
 
@@ -28,7 +29,14 @@ pub struct CgtArgs {
     /// Print in ASCII (`^`, `v`, `+-`) instead of Unicode.
     #[arg(long)]
     pub ascii: bool,
+    /// Most steps of work (comparisons, sums, simplifications; a few million a second)
+    /// before giving up with an error on a game too large to analyse.
+    #[arg(long, value_name = "STEPS", default_value_t = DEFAULT_WORK_LIMIT)]
+    pub work_limit: u64,
 }
+
+/// The default `--work-limit`: a few seconds of work.
+pub const DEFAULT_WORK_LIMIT: u64 = 20_000_000;
 
 fn parse_game(text: &str) -> anyhow::Result<Cgt> {
     text.parse::<Cgt>()
@@ -50,8 +58,18 @@ fn parse_temperature(text: &str) -> anyhow::Result<Dyadic> {
 /// # Errors
 /// A usage error for a game or temperature that does not parse; I/O errors.
 pub fn run(args: CgtArgs) -> anyhow::Result<()> {
-    let g = parse_game(&args.game)?;
-    let other = args.compare.as_deref().map(parse_game).transpose()?;
+    // Parsing computes sums too: all of it runs under the work limit.
+    let too_large = |e: yomi_cgt::WorkLimitExceeded| {
+        anyhow::anyhow!(
+            "game {:?}: {e} (numbers, nimbers or sums too big); --work-limit raises the limit",
+            args.game
+        )
+    };
+    let g = with_work_limit(args.work_limit, || parse_game(&args.game)).map_err(too_large)??;
+    let other = with_work_limit(args.work_limit, || {
+        args.compare.as_deref().map(parse_game).transpose()
+    })
+    .map_err(too_large)??;
     let mut cools = vec![Dyadic::HALF, Dyadic::ONE];
     for t in &args.cool {
         let t = parse_temperature(t)?;
@@ -72,30 +90,44 @@ pub fn run(args: CgtArgs) -> anyhow::Result<()> {
             x.to_string()
         }
     };
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "canonical:   {}", show(g))?;
+    let text = with_work_limit(args.work_limit, || report(g, other, &cools, &heats, &show))
+        .map_err(too_large)?;
+    std::io::stdout().lock().write_all(text.as_bytes())?;
+    Ok(())
+}
+
+/// The report's text.
+fn report(
+    g: Cgt,
+    other: Option<Cgt>,
+    cools: &[Dyadic],
+    heats: &[Dyadic],
+    show: &dyn Fn(Cgt) -> String,
+) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "canonical:   {}", show(g));
     let outcome = match g.outcome() {
         Outcome::Left => "L (Left wins, G > 0)",
         Outcome::Right => "R (Right wins, G < 0)",
         Outcome::Previous => "P (second player wins, G = 0)",
         Outcome::Next => "N (first player wins, G ‖ 0)",
     };
-    writeln!(out, "outcome:     {outcome}")?;
+    let _ = writeln!(out, "outcome:     {outcome}");
     if let Some(x) = g.as_number() {
-        writeln!(out, "number:      {x}")?;
+        let _ = writeln!(out, "number:      {x}");
     }
     if let Some(n) = g.as_nimber() {
-        writeln!(out, "nimber:      *{n}")?;
+        let _ = writeln!(out, "nimber:      *{n}");
     }
-    writeln!(out, "birthday:    {}", g.birthday())?;
-    writeln!(
+    let _ = writeln!(out, "birthday:    {}", g.birthday());
+    let _ = writeln!(
         out,
         "stops:       left {}, right {}",
         g.left_stop(),
         g.right_stop()
-    )?;
-    writeln!(out, "mean:        {}", g.mean())?;
-    writeln!(out, "temperature: {}", g.temperature())?;
+    );
+    let _ = writeln!(out, "mean:        {}", g.mean());
+    let _ = writeln!(out, "temperature: {}", g.temperature());
     let th = g.thermograph();
     // Each piece as a function of t on its interval: "[-1, 3/2]: 2 - t; [3/2, ∞): 1/2".
     let wall = |w: &yomi_cgt::Trajectory| {
@@ -121,32 +153,32 @@ pub fn run(args: CgtArgs) -> anyhow::Result<()> {
             .collect::<Vec<_>>()
             .join("; ")
     };
-    writeln!(out, "left wall:   {}", wall(th.left_wall()))?;
-    writeln!(out, "right wall:  {}", wall(th.right_wall()))?;
-    for t in cools {
-        writeln!(
+    let _ = writeln!(out, "left wall:   {}", wall(th.left_wall()));
+    let _ = writeln!(out, "right wall:  {}", wall(th.right_wall()));
+    for &t in cools {
+        let _ = writeln!(
             out,
             "cool {t}:{}{}",
             " ".repeat(7usize.saturating_sub(t.to_string().len())),
             show(g.cool(t))
-        )?;
+        );
     }
-    for t in heats {
-        writeln!(
+    for &t in heats {
+        let _ = writeln!(
             out,
             "heat {t}:{}{}",
             " ".repeat(7usize.saturating_sub(t.to_string().len())),
             show(g.heat(t))
-        )?;
+        );
     }
     if let Some(h) = other {
-        writeln!(
+        let _ = writeln!(
             out,
             "compare:     {} {} {}",
             show(g),
             g.relation(h),
             show(h)
-        )?;
+        );
     }
-    Ok(())
+    out
 }

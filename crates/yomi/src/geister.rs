@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
-use yomi_geister::session::{connect_and_play, ClientResult, Clock, Ending, Server};
+use yomi_geister::session::{connect_and_play_with_retry, ClientResult, Clock, Ending, Server};
 use yomi_geister::{registry, Geister};
 
 use crate::error::usage;
@@ -31,8 +31,12 @@ pub enum GeisterCommand {
         long_about = "Listen on --port (first player) and --port + 1 (second player) and \
                       referee --games games with the tournament's messages (SET?, MOV?, \
                       OK/OKR/OKB/NG, WON:/LST:/DRW:), clocks and judgement: a garbled line, an \
-                      illegal set-up or move, a timeout or a disconnect loses. One line per \
-                      game goes to stdout; --verbose shows every message on stderr.",
+                      illegal set-up or move, a timeout or a disconnect loses. A seat is taken \
+                      by the first connection that answers SET? with SET:...; connections that \
+                      close, stay silent or answer anything else take no seat and lose \
+                      nothing. A seat not taken within --seat-timeout stops the server with \
+                      an error. Listens on 127.0.0.1 unless --host says otherwise. One line \
+                      per game goes to stdout; --verbose shows every message on stderr.",
         after_help = "Examples:\n  \
                       yomi geister server\n  \
                       yomi geister server --port 10000 --games 10 --main-time 60 --per-move 2"
@@ -91,8 +95,9 @@ pub struct DqnArgs {
 /// Arguments of `yomi geister server`.
 #[derive(Args, Debug)]
 pub struct ServerArgs {
-    /// Address to listen on.
-    #[arg(long, default_value = "0.0.0.0")]
+    /// Address to listen on (only this machine by default; `--host 0.0.0.0` listens on
+    /// every interface).
+    #[arg(long, default_value = "127.0.0.1")]
     pub host: String,
     /// The first player's port; the second player's is the next one.
     #[arg(long, default_value_t = 10000)]
@@ -109,6 +114,10 @@ pub struct ServerArgs {
     /// Plies after which the game is drawn.
     #[arg(long, default_value_t = 300)]
     pub plies: u16,
+    /// How long to wait, for each game, until a client has taken each seat (connected
+    /// and answered SET?), in seconds; then the server stops with an error.
+    #[arg(long, value_name = "SECONDS", default_value_t = 600.0)]
+    pub seat_timeout: f64,
     /// Show every message on stderr.
     #[arg(long)]
     pub verbose: bool,
@@ -129,6 +138,10 @@ pub struct ClientArgs {
     /// Games to play (reconnecting for each).
     #[arg(long, default_value_t = 1)]
     pub games: usize,
+    /// How long to keep retrying a refused connection (with back-off) before a game, in
+    /// seconds: servers pause between games before they listen again.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub retry: f64,
     /// Seed of the agent's random choices.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -187,7 +200,15 @@ fn dqn(a: DqnArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The largest number of seconds a duration option takes (about 11.6 days).
+const MAX_SECONDS: f64 = 1e6;
+
 fn seconds(what: &str, s: f64) -> anyhow::Result<Duration> {
+    if !(s.is_finite() && (0.0..=MAX_SECONDS).contains(&s)) {
+        return Err(usage(format!(
+            "--{what}: {s} is not a number of seconds from 0 to {MAX_SECONDS}"
+        )));
+    }
     Duration::try_from_secs_f64(s)
         .map_err(|_| usage(format!("--{what}: {s} is not a number of seconds")))
 }
@@ -200,9 +221,11 @@ fn server(a: ServerArgs) -> anyhow::Result<()> {
         main: seconds("main-time", a.main_time)?,
         per_move: seconds("per-move", a.per_move)?,
     };
+    let seat_timeout = seconds("seat-timeout", a.seat_timeout)?;
     let game = Geister::standard().with_max_plies(a.plies);
-    let srv = Server::bind(&a.host, a.port, game, clock)
+    let mut srv = Server::bind(&a.host, a.port, game, clock)
         .with_context(|| format!("cannot listen on {}:{} and the next port", a.host, a.port))?;
+    srv.seat_timeout = seat_timeout;
     let [p0, p1] = srv.ports()?;
     eprintln!(
         "listening: first player on {}:{p0}, second on {}:{p1}",
@@ -210,11 +233,13 @@ fn server(a: ServerArgs) -> anyhow::Result<()> {
     );
     for g in 1..=a.games {
         let verbose = a.verbose;
-        let report = srv.play_one(|line| {
-            if verbose {
-                eprintln!("{line}");
-            }
-        })?;
+        let report = srv
+            .play_one(|line| {
+                if verbose {
+                    eprintln!("{line}");
+                }
+            })
+            .with_context(|| format!("game {g}"))?;
         let how = match &report.ending {
             Ending::Rules(o) => format!("{o:?}"),
             other => format!("{other:?}"),
@@ -237,6 +262,7 @@ fn client(a: ClientArgs) -> anyhow::Result<()> {
     let reg = registry();
     reg.validate(&game, &a.agent)
         .map_err(|e| usage(format!("--agent: {e}")))?;
+    let patience = seconds("retry", a.retry)?;
     let (mut won, mut lost, mut drawn) = (0, 0, 0);
     for g in 0..a.games {
         let mut agent = reg
@@ -247,11 +273,17 @@ fn client(a: ClientArgs) -> anyhow::Result<()> {
             )
             .map_err(|e| usage(format!("--agent: {e}")))?;
         let verbose = a.verbose;
-        let result = connect_and_play((a.host.as_str(), a.port), &game, agent.as_mut(), |line| {
-            if verbose {
-                eprintln!("{line}");
-            }
-        })
+        let result = connect_and_play_with_retry(
+            (a.host.as_str(), a.port),
+            patience,
+            &game,
+            agent.as_mut(),
+            |line| {
+                if verbose {
+                    eprintln!("{line}");
+                }
+            },
+        )
         .with_context(|| format!("game {} on {}:{}", g + 1, a.host, a.port))?;
         let (word, board) = match result {
             ClientResult::Won(b) => {

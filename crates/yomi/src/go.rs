@@ -187,6 +187,7 @@ fn yose_make(a: MakeArgs) -> anyhow::Result<()> {
     }
     std::fs::create_dir_all(&a.out)?;
     let plan = suite_plan(&plan);
+    let limit = limit_seconds("--limit", a.limit)?;
     let total = plan.len();
     for (i, (size, kind)) in plan.into_iter().enumerate() {
         let name = format!("y{:02}-{size}x{size}-{kind}", i + 1);
@@ -199,7 +200,7 @@ fn yose_make(a: MakeArgs) -> anyhow::Result<()> {
             size,
             kind,
             region,
-            limit: std::time::Duration::from_secs(a.limit),
+            limit,
             attempts: 2000,
             max_komi: 12.0,
         };
@@ -225,12 +226,13 @@ fn yose_make(a: MakeArgs) -> anyhow::Result<()> {
 }
 
 fn yose_verify(a: VerifyArgs) -> anyhow::Result<()> {
+    let limit = limit_seconds("--limit", a.limit)?;
     let suite = yomi_go::yose::load_suite(&a.suite)?;
     let mut out = std::io::stdout().lock();
     let mut failed = 0;
     for p in &suite {
         let start = std::time::Instant::now();
-        match p.verify(std::time::Duration::from_secs(a.limit)) {
+        match p.verify(limit) {
             Ok(proof) => writeln!(
                 out,
                 "{}: ok (kind {}, correct {}, {} nodes, {:.2}s)",
@@ -289,7 +291,7 @@ fn yose_score(a: ScoreArgs) -> anyhow::Result<()> {
         ),
         None => None,
     };
-    let limit = std::time::Duration::from_secs(a.timeout.max(1));
+    let limit = limit_seconds("--timeout", a.timeout.max(1))?;
     let total = labels.len() * a.runs * suite.len();
     let mut done = 0;
     for (engine, label) in a.engine.iter().zip(&labels) {
@@ -368,6 +370,11 @@ fn yose_score(a: ScoreArgs) -> anyhow::Result<()> {
 /// measures them; see `benches/peers/libego`) and two-board difference-game playouts.
 pub fn print_figures(size: usize, secs: f64, seed: u64) -> anyhow::Result<()> {
     let game = yomi_go::GoGame::new(size)?;
+    if !(secs.is_finite() && secs > 0.0 && secs <= MAX_LIMIT_SECONDS as f64) {
+        return Err(usage(format!(
+            "--time {secs}: expected seconds above 0 and at most {MAX_LIMIT_SECONDS}"
+        )));
+    }
     let secs = std::time::Duration::from_secs_f64(secs);
     let light = yomi_go::bench::light_playouts(&game, secs, seed);
     emit(&format!("{light}\n"))?;
@@ -377,4 +384,18 @@ pub fn print_figures(size: usize, secs: f64, seed: u64) -> anyhow::Result<()> {
         yomi_go::diff::diff_playouts(&game, &root, secs, seed)
     ))?;
     Ok(())
+}
+
+/// The most seconds a time limit option takes (about 11.6 days).
+const MAX_LIMIT_SECONDS: u64 = 1_000_000;
+
+/// `secs` as a duration, refused (a usage error naming `what`) above
+/// [`MAX_LIMIT_SECONDS`], where deadlines would overflow.
+fn limit_seconds(what: &str, secs: u64) -> anyhow::Result<std::time::Duration> {
+    if secs > MAX_LIMIT_SECONDS {
+        return Err(usage(format!(
+            "{what} {secs}: at most {MAX_LIMIT_SECONDS} seconds"
+        )));
+    }
+    Ok(std::time::Duration::from_secs(secs))
 }

@@ -10,7 +10,7 @@ use yomi_othello::accuracy::{self, AccuracyConfig};
 use yomi_othello::commands::{perft_report, solve_report};
 use yomi_othello::dz::{DzTable, KINDS};
 use yomi_othello::dzfit::{fit_stage, report, row_of};
-use yomi_othello::protocol::{run_gtp, run_nboard};
+use yomi_othello::protocol::{run_gtp_with, run_nboard_with, Engine};
 use yomi_othello::testsets::{self, GenConfig};
 use yomi_othello::train::{train, TrainConfig};
 
@@ -45,9 +45,18 @@ pub enum OthelloCommand {
         side: String,
     },
     /// Run the NBoard engine protocol on standard input and output.
-    Nboard,
+    Nboard {
+        /// Most seconds one search may take (`go`; `hint` shares it among the moves), so
+        /// any `set depth` answers in bounded time.
+        #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
+        move_time: f64,
+    },
     /// Run a GTP engine (Othello moves a1..h8, pass) on standard input and output.
-    Gtp,
+    Gtp {
+        /// Most seconds one `genmove` search may take.
+        #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
+        move_time: f64,
+    },
     /// Train the pattern evaluation by noisy self-play and exact solving; write the weights.
     #[command(
         after_help = "Example:\n  yomi othello train --games 5000 --rounds 3 --out eval.bin"
@@ -253,16 +262,18 @@ pub fn run(args: OthelloArgs) -> anyhow::Result<()> {
                 solve_report(&format!("{board} {side}")).map_err(|e| usage(e.to_string()))?;
             crate::commands::emit(&text)?;
         }
-        OthelloCommand::Nboard => {
+        OthelloCommand::Nboard { move_time } => {
+            let engine = engine_with(move_time)?;
             let stdin = std::io::stdin();
             let mut stdout = std::io::stdout().lock();
-            run_nboard(BufReader::new(stdin.lock()), &mut stdout)?;
+            run_nboard_with(engine, BufReader::new(stdin.lock()), &mut stdout)?;
             stdout.flush()?;
         }
-        OthelloCommand::Gtp => {
+        OthelloCommand::Gtp { move_time } => {
+            let engine = engine_with(move_time)?;
             let stdin = std::io::stdin();
             let mut stdout = std::io::stdout().lock();
-            run_gtp(BufReader::new(stdin.lock()), &mut stdout)?;
+            run_gtp_with(engine, BufReader::new(stdin.lock()), &mut stdout)?;
             stdout.flush()?;
         }
         OthelloCommand::Train {
@@ -373,4 +384,16 @@ pub fn run(args: OthelloArgs) -> anyhow::Result<()> {
         OthelloCommand::Accuracy(a) => run_accuracy(&a)?,
     }
     Ok(())
+}
+
+/// The protocol engine with `--move-time` checked (finite, above 0, at most 1e6 s).
+fn engine_with(move_time: f64) -> anyhow::Result<Engine> {
+    if !(move_time.is_finite() && move_time > 0.0 && move_time <= 1e6) {
+        return Err(usage(format!(
+            "--move-time {move_time}: expected seconds above 0 and at most 1000000"
+        )));
+    }
+    let mut engine = Engine::new();
+    engine.move_time = std::time::Duration::from_secs_f64(move_time);
+    Ok(engine)
 }

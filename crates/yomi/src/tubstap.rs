@@ -208,9 +208,9 @@ pub fn print_figures(game: &Tubstap) -> anyhow::Result<()> {
 
 /// `yomi tubstap client`.
 fn client(a: ClientArgs) -> anyhow::Result<()> {
-    if !(a.timeout.is_finite() && a.timeout >= 0.0) {
+    if !(a.timeout.is_finite() && (0.0..=1e6).contains(&a.timeout)) {
         return Err(usage(format!(
-            "--timeout {}: expected a number of seconds, 0 for none",
+            "--timeout {}: expected a number of seconds from 0 to 1000000, 0 for none",
             a.timeout
         )));
     }

@@ -64,3 +64,25 @@ fn bad_input_is_a_usage_error() {
     assert_eq!(code, Some(2));
     assert!(err.contains("not a power of two"), "{err}");
 }
+
+#[test]
+fn cooling_128_0_minus_1_answers_quickly() {
+    let start = std::time::Instant::now();
+    let (code, out, err) = yomi_cgt(&["{{128|0}|-1}"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("temperature: 1"), "{out}");
+    assert!(out.contains("cool 1/2:    {{127|0}|-1/2}"), "{out}");
+    assert!(out.contains("cool 1:      {{126|0}|0}"), "{out}");
+    assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
+}
+
+#[test]
+fn a_game_too_large_to_analyse_stops_with_a_clear_error() {
+    let start = std::time::Instant::now();
+    let (code, out, err) = yomi_cgt(&["*256 + {4294967296|0}", "--work-limit", "1000000"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(err.contains("too large to analyse"), "{err}");
+    assert!(err.contains("--work-limit"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
+}

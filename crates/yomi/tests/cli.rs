@@ -354,3 +354,132 @@ fn bench_go_adds_light_and_two_board_playouts() {
         assert!(line.ends_with(" playouts/s"), "{line}");
     }
 }
+
+#[test]
+fn report_counts_a_duplicated_record_once_and_says_so() {
+    let dir = scratch("report-dup");
+    let file = dir.join("d.jsonl");
+    yomi(&[
+        "match",
+        "tictactoe",
+        "random",
+        "flatmc:n=2",
+        "--games",
+        "4",
+        "--seed",
+        "3",
+        "--quiet",
+        "--out",
+        path_str(&file),
+    ])
+    .ok();
+    // The same games appended again, as two runs on one file left them.
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, format!("{text}{text}")).unwrap();
+    let report = yomi(&["report", path_str(&file)]);
+    report.ok();
+    assert!(
+        report.stdout.contains("tictactoe: 4 games"),
+        "{}",
+        report.stdout
+    );
+    assert!(
+        report.stdout.contains("4 duplicate records"),
+        "{}",
+        report.stdout
+    );
+}
+
+#[test]
+fn huge_numbers_are_refused_with_a_clear_error() {
+    for (args, needle) in [
+        (
+            vec![
+                "match",
+                "tictactoe",
+                "random",
+                "random",
+                "--games",
+                "4294967296",
+            ],
+            "at most",
+        ),
+        (
+            vec![
+                "match",
+                "tictactoe",
+                "mcts:threads=65536",
+                "random",
+                "--games",
+                "1",
+            ],
+            "at most 1024",
+        ),
+        (
+            vec![
+                "match",
+                "tictactoe",
+                "mcts:threads=4294967296",
+                "random",
+                "--games",
+                "1",
+            ],
+            "at most 1024",
+        ),
+        (
+            vec![
+                "match",
+                "tictactoe",
+                "mcts:time=1e300",
+                "random",
+                "--games",
+                "1",
+            ],
+            "at most 1000000",
+        ),
+    ] {
+        let r = yomi(&args);
+        assert_ne!(r.code, Some(0), "{args:?} ran");
+        assert!(!r.stderr.contains("panicked"), "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains(needle), "{args:?}: {}", r.stderr);
+    }
+}
+
+#[test]
+fn huge_durations_are_refused_with_a_clear_error() {
+    let dir = scratch("durations");
+    let out = dir.join("suite");
+    for (args, needle) in [
+        (
+            vec!["tubstap", "client", "--port", "1", "--timeout", "1e300"],
+            "--timeout",
+        ),
+        (
+            vec![
+                "go",
+                "yose",
+                "make",
+                "--out",
+                path_str(&out),
+                "--limit",
+                "18446744073709551615",
+            ],
+            "--limit",
+        ),
+        (
+            vec!["geister", "server", "--port", "0", "--main-time", "1e300"],
+            "--main-time",
+        ),
+        (
+            vec!["geister", "server", "--port", "0", "--per-move", "inf"],
+            "--per-move",
+        ),
+        (
+            vec!["geister", "server", "--port", "0", "--seat-timeout=-1"],
+            "--seat-timeout",
+        ),
+    ] {
+        let r = yomi(&args);
+        r.fails(2, &[needle]);
+    }
+}

@@ -161,3 +161,51 @@ fn the_shipped_network_plays_without_a_net_parameter_and_only_where_it_fits() {
     assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
     assert!(out.stderr.contains("shipped network"), "{}", out.stderr);
 }
+
+const BOARD: &str = "14R24R34R44R15B25B35B45B41u31u21u11u40u30u20u10u";
+
+#[test]
+fn the_server_listens_on_localhost_by_default_and_gives_up_on_an_empty_seat() {
+    let start = std::time::Instant::now();
+    let out = yomi(&["geister", "server", "--port", "0", "--seat-timeout", "1"]);
+    assert_eq!(out.code, Some(1), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("listening: first player on 127.0.0.1:"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("player's seat"), "{}", out.stderr);
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+    assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
+}
+
+#[test]
+fn the_client_plays_games_across_the_servers_reconnect_pause() {
+    use std::io::Write;
+    use std::net::TcpListener;
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    // A server that ends each game at once and, like the tournament server, stops
+    // listening for a moment between games.
+    let server = std::thread::spawn(move || {
+        let mut listener = Some(listener);
+        for end in ["WON:", "LST:"] {
+            let l = listener
+                .take()
+                .unwrap_or_else(|| TcpListener::bind(("127.0.0.1", port)).unwrap());
+            let (mut conn, _) = l.accept().unwrap();
+            drop(l);
+            conn.write_all(format!("{end}{BOARD}\r\n").as_bytes())
+                .unwrap();
+            drop(conn);
+            std::thread::sleep(std::time::Duration::from_millis(1500));
+        }
+    });
+    let port_text = port.to_string();
+    let out = yomi(&[
+        "geister", "client", "--port", &port_text, "--games", "2", "--agent", "random",
+    ]);
+    out.ok()
+        .says(&["game 1: won", "game 2: lost", "1 won, 0 drawn, 1 lost"]);
+    server.join().unwrap();
+}
