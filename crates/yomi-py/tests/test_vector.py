@@ -71,10 +71,11 @@ def test_random_steps_are_seeded_and_thread_independent():
     assert sum(d for _, _, d, _ in one) > 0, "some games end within 70 moves"
 
 
-def test_games_without_tensors_step_without_observations():
+def test_tubstap_steps_with_its_planes_and_gdl_is_refused():
     env = yomi.VectorEnv("tubstap:duel", 3)
     obs, rewards, done, mask, player = env.step_random()
-    assert obs is None and mask.shape == (3, env.num_actions)
+    shape = yomi.load_game("tubstap:duel").observation_tensor_shape()
+    assert obs.shape == (3, *shape) and mask.shape == (3, env.num_actions)
     with pytest.raises(ValueError, match="simultaneous"):
         yomi.VectorEnv("ggp:tictactoe", 2)
 
