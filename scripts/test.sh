@@ -8,9 +8,9 @@ cd "$(dirname "$0")/.."
 
 cargo test --workspace
 
-if [ "${YOMI_SKIP_PYTHON:-0}" != 1 ] && [ -x scripts/test-python.sh ]; then
-  scripts/test-python.sh
+if [ "${YOMI_SKIP_PYTHON:-0}" != 1 ]; then
+  bash scripts/test-python.sh
 fi
-if [ "${YOMI_SKIP_BROWSER:-0}" != 1 ] && [ -x scripts/test-browser.sh ]; then
-  scripts/test-browser.sh
+if [ "${YOMI_SKIP_BROWSER:-0}" != 1 ]; then
+  bash scripts/test-browser.sh
 fi
