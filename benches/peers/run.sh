@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Peer comparison of yomi's MCTS on connect four (see README.md in this folder).
 # Builds the Rust contenders in release mode and runs them (yomi, treant, hand-written),
-# then OpenSpiel's MCTS (installing open-spiel with pip if it is missing).
+# then OpenSpiel's MCTS when the interpreter has open-spiel (install it yourself:
+# `pip install open-spiel`; this script installs no peer).
 # Outputs are also kept under results/ (ignored by git).
 #
 # Usage: benches/peers/run.sh [args for the Rust binary, e.g. --reps 7]
@@ -42,11 +43,7 @@ if [ "${SKIP_OPENSPIEL:-0}" = 1 ]; then
 fi
 echo
 if ! "$PYTHON" -c 'import pyspiel' 2>/dev/null; then
-  echo "# open-spiel is not installed: installing it with pip"
-  if ! "$PYTHON" -m pip install --quiet open-spiel >results/pip.log 2>&1; then
-    echo "# pip could not install open-spiel (skipping OpenSpiel); last lines of its log:"
-    tail -n 5 results/pip.log | sed 's/^/#   /'
-    exit 0
-  fi
+  echo "# $PYTHON has no open-spiel (skipping OpenSpiel): install it yourself, e.g. \`pip install open-spiel\`"
+  exit 0
 fi
 "$PYTHON" openspiel_mcts.py --rust-output results/rust.txt | tee results/openspiel.txt
