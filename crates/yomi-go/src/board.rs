@@ -325,6 +325,13 @@ impl Board {
         }
     }
 
+    /// The raw colour codes of the `len` points from `start` on (one board row, read by
+    /// the tensor encoding).
+    #[inline]
+    pub(crate) fn raw_row(&self, start: usize, len: usize) -> &[u8] {
+        &self.color[start..start + len]
+    }
+
     /// The raw colour code at `p` (0 empty, 1 black, 2 white, 3 border).
     #[inline(always)]
     pub(crate) fn raw(&self, p: usize) -> u8 {

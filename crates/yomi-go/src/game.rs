@@ -70,7 +70,7 @@ use yomi_core::{
     TensorShape, Turn,
 };
 
-use crate::board::{select_bit, Board, BLACK, MAX_AREA, MAX_SIZE, MIN_SIZE, WHITE, ZOBRIST};
+use crate::board::{select_bit, Board, BLACK, EMPTY, MAX_AREA, MAX_SIZE, MIN_SIZE, WHITE, ZOBRIST};
 use crate::error::{ConfigError, PositionError};
 use crate::vertex::{Color, Vertex, COLUMNS};
 
@@ -1010,23 +1010,39 @@ impl TensorGame for GoGame {
         let n = self.size;
         let area = n * n;
         let b = &state.board;
-        let mine = Color::of_player(perspective);
-        let ko = b.ko();
-        let black = if mine == Color::Black { 1.0 } else { 0.0 };
+        let mine = Color::of_player(perspective) as u8;
+        let theirs = 3 - mine;
+        // Plane by plane over whole rows (the colour codes of a board row are contiguous),
+        // so that the loops carry no stride arithmetic or bounds checks and vectorise: this
+        // runs once per step of every game of a `VectorEnv`.
+        let (own, rest) = out[..6 * area].split_at_mut(area);
+        let (other, rest) = rest.split_at_mut(area);
+        let (empty, rest) = rest.split_at_mut(area);
+        let (ko_plane, rest) = rest.split_at_mut(area);
+        let (black_plane, ones) = rest.split_at_mut(area);
         for r in 0..n {
             let y = n - 1 - r;
-            for x in 0..n {
-                let p = b.index(x, y);
-                let a = r * n + x;
-                let stone = b.stone(p);
-                out[a] = (stone == Some(mine)) as u8 as f32;
-                out[area + a] = (stone == Some(mine.opponent())) as u8 as f32;
-                out[2 * area + a] = stone.is_none() as u8 as f32;
-                out[3 * area + a] = (ko == Some(p)) as u8 as f32;
-                out[4 * area + a] = black;
-                out[5 * area + a] = 1.0;
+            let start = b.index(0, y);
+            let row = b.raw_row(start, n);
+            let cells = r * n..(r + 1) * n;
+            for (((o, t), e), &k) in own[cells.clone()]
+                .iter_mut()
+                .zip(&mut other[cells.clone()])
+                .zip(&mut empty[cells])
+                .zip(row)
+            {
+                *o = (k == mine) as u8 as f32;
+                *t = (k == theirs) as u8 as f32;
+                *e = (k == EMPTY) as u8 as f32;
             }
         }
+        ko_plane.fill(0.0);
+        if let Some(p) = b.ko() {
+            let (x, y) = b.coords(p);
+            ko_plane[(n - 1 - y) * n + x] = 1.0;
+        }
+        black_plane.fill(if mine == Color::Black as u8 { 1.0 } else { 0.0 });
+        ones.fill(1.0);
     }
 }
 
