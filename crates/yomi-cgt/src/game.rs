@@ -436,7 +436,8 @@ fn write_form(s: &mut Store, id: Id, out: &mut String) {
     }
 }
 
-/// Write `x + n·↑ + *k` as `x`, arrows, star (each part omitted when zero).
+/// Write `x + n·↑ + *k` as `x`, arrows (with a count beyond four: `↑×7`), star (each part
+/// omitted when zero).
 pub(crate) fn write_compound(x: Dyadic, n: i64, k: u32, ascii: bool, out: &mut String) {
     if x != Dyadic::ZERO || (n == 0 && k == 0) {
         out.push_str(&x.to_string());
@@ -447,11 +448,18 @@ pub(crate) fn write_compound(x: Dyadic, n: i64, k: u32, ascii: bool, out: &mut S
         (true, true) => ("^", "^^"),
         (false, true) => ("v", "vv"),
     };
-    if n.unsigned_abs() == 2 {
-        out.push_str(two);
-    } else {
-        for _ in 0..n.unsigned_abs() {
+    match n.unsigned_abs() {
+        2 => out.push_str(two),
+        // Beyond four, a count (`↑×72`): readable, and short enough to read back.
+        m if m > 4 => {
             out.push_str(one);
+            out.push(if ascii { 'x' } else { '×' });
+            out.push_str(&m.to_string());
+        }
+        m => {
+            for _ in 0..m {
+                out.push_str(one);
+            }
         }
     }
     match k {

@@ -9,9 +9,11 @@
 //! bars     := '|'+        (slash notation: the longest run splits Left from Right, so
 //!                          `{2|0||-1}` = `{{2|0}|-1}` and `{0||0|-2}` = `{0|{0|-2}}`)
 //! list     := [expr (',' expr)*]
-//! compound := [number] arrow* [star]          (at least one part)
+//! compound := [number] [arrow+ [times digits]] [star]   (at least one part)
 //! number   := ['-'] digits ['/' digits]       (the denominator a power of two)
 //! arrow    := '↑' | '^' | '⇑' | '↓' | 'v' | '⇓'   (⇑ = ↑↑, ⇓ = ↓↓)
+//! times    := '×' | 'x'   (a run of arrows times a count: `↑×72` = 72·↑, `v×3` = ↓↓↓; the
+//!                          printer writes multiples beyond four this way)
 //! star     := '*' [digits]
 //! ```
 //!
@@ -22,7 +24,8 @@
 //! The parser never panics: every failure is a [`ParseError`] with the byte offset where
 //! it was found. Inputs are bounded so that evaluating them stays cheap: at most
 //! [`MAX_INPUT`] bytes, [`MAX_DEPTH`] levels of nesting, [`MAX_OPERATORS`] binary `+`/`-`,
-//! integers and denominators up to `2^32`, nimbers up to `*256`, at most 64 arrows.
+//! integers and denominators up to `2^32`, nimbers up to `*256`, at most 64 arrow
+//! characters in a row and at most [`MAX_ARROW_COUNT`] arrows in one value (`↑×4096`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -41,6 +44,10 @@ pub const MAX_OPERATORS: usize = 12;
 const MAX_MAGNITUDE: u64 = 1 << 32;
 const MAX_NIMBER: u64 = 256;
 const MAX_ARROWS: i64 = 64;
+/// Most arrows in one value written with a count (`↑×4096`): more than sums and nesting of
+/// accepted input can reach (at most `(MAX_OPERATORS + 1) · 64 + MAX_DEPTH`), so every
+/// printed value reads back.
+pub const MAX_ARROW_COUNT: i64 = 4096;
 
 /// What went wrong while parsing.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,7 +101,10 @@ impl fmt::Display for ParseErrorKind {
             }
             ParseErrorKind::ZeroDenominator => write!(f, "zero denominator"),
             ParseErrorKind::NimberTooLarge => write!(f, "nimber too large (limit *{MAX_NIMBER})"),
-            ParseErrorKind::TooManyArrows => write!(f, "too many arrows (limit {MAX_ARROWS})"),
+            ParseErrorKind::TooManyArrows => write!(
+                f,
+                "too many arrows (limit {MAX_ARROWS} in a row, {MAX_ARROW_COUNT} with a count as in `↑×{MAX_ARROW_COUNT}`)"
+            ),
             ParseErrorKind::TooDeep => write!(f, "nesting deeper than {MAX_DEPTH}"),
             ParseErrorKind::TooManyOperators => {
                 write!(f, "more than {MAX_OPERATORS} '+'/'-' operators")
@@ -366,6 +376,17 @@ impl<'a> Parser<'a> {
                 return self.err(ParseErrorKind::TooManyArrows, self.pos);
             }
             self.bump();
+        }
+        if ups != 0 && matches!(self.peek(), Some('×' | 'x')) {
+            self.bump();
+            let at = self.pos;
+            let Some(count) = self.digits()? else {
+                return self.unexpected("a count after `×`");
+            };
+            ups = match ups.checked_mul(count as i64) {
+                Some(u) if u != 0 && u.abs() <= MAX_ARROW_COUNT => u,
+                _ => return self.err(ParseErrorKind::TooManyArrows, at),
+            };
         }
         let mut star = 0;
         if self.peek() == Some('*') {

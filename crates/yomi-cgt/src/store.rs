@@ -375,9 +375,19 @@ impl Store {
                 self.neg(u)
             }
             n => {
-                let a = self.up_multiple(n - 1);
-                let b = self.up_multiple(1);
-                self.add(a, b)
+                // Upwards from the largest multiple already made, so that the recursion
+                // depth stays constant however large `n` is.
+                let up = self.up_multiple(1);
+                let mut m = n - 1;
+                while m > 1 && !self.ups.contains_key(&m) {
+                    m -= 1;
+                }
+                let mut id = self.up_multiple(m);
+                for k in m + 1..n {
+                    id = self.add(id, up);
+                    self.ups.insert(k, id);
+                }
+                self.add(id, up)
             }
         };
         self.ups.insert(n, id);

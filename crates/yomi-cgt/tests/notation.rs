@@ -188,3 +188,49 @@ proptest! {
         check(&s);
     }
 }
+
+/// Found by fuzzing (`fuzz/run.sh cgt`): a sum of down-arrow literals reached 72·↑, which
+/// was printed as 72 arrows and then refused by the parser (more than 64 in a row). Large
+/// multiples now print with a count (`↑×72`) that reads back, up to `MAX_ARROW_COUNT`.
+#[test]
+fn large_multiples_of_up_print_with_a_count_and_read_back() {
+    let err = |s: &str| s.parse::<Cgt>().unwrap_err();
+    let text = "6vvvvvvvvvvvvvvvv-vvv---------vvvvvvvvvvvvvvvvvvv---------vvvvvvvvv-vvv---------vvvvvvvvvvvvvv---vvv-vvvvvvvvvvvvvvvvvvv---------vvvvvvvvvvvvvv";
+    let g: Cgt = text.parse().unwrap();
+    let printed = g.canonical().to_string();
+    assert!(printed.contains('×'), "{printed}");
+    let again: Cgt = printed.parse().unwrap();
+    assert_eq!(again.canonical(), g.canonical());
+    assert_eq!("↑×72".parse::<Cgt>().unwrap(), Cgt::ups(72));
+    assert_eq!(
+        "v×3*".parse::<Cgt>().unwrap(),
+        "↓↓↓*".parse::<Cgt>().unwrap()
+    );
+    assert_eq!("⇑×3".parse::<Cgt>().unwrap(), Cgt::ups(6));
+    assert_eq!(Cgt::ups(5).to_string(), "↑×5");
+    assert_eq!(Cgt::ups(-4).to_string(), "↓↓↓↓");
+    // The deepest nesting gives 99·↑, printed with a count and read back.
+    let mut s = String::from("0");
+    for _ in 0..100 {
+        s = format!("{{0|{s}}}");
+    }
+    let deep: Cgt = s.parse().unwrap();
+    assert_eq!(deep.to_string().parse::<Cgt>().unwrap(), deep);
+    assert_eq!(
+        err(&format!("↑×{}", yomi_cgt::parse::MAX_ARROW_COUNT + 1)).kind,
+        ParseErrorKind::TooManyArrows
+    );
+    assert!(matches!(err("↑×").kind, ParseErrorKind::UnexpectedEnd(_)));
+    // The largest count builds without deep recursion, on a small stack.
+    std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(|| {
+            let g: Cgt = format!("↑×{}", yomi_cgt::parse::MAX_ARROW_COUNT)
+                .parse()
+                .unwrap();
+            assert_eq!(g, Cgt::ups(yomi_cgt::parse::MAX_ARROW_COUNT));
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}

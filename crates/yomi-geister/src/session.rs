@@ -197,7 +197,14 @@ pub fn state_from_board(
             "the opponent's ghosts do not add up to 4 blue and 4 red",
         ));
     }
-    let mut blues_left = 4 - gone_blue - on.iter().filter(|g| g.1 == Some(false)).count();
+    let known_blue = on.iter().filter(|g| g.1 == Some(false)).count();
+    let known_red = on.iter().filter(|g| g.1 == Some(true)).count();
+    if gone_blue + known_blue > 4 || gone_red + known_red > 4 {
+        return Err(bad(
+            "the opponent has more than 4 blue or more than 4 red ghosts",
+        ));
+    }
+    let mut blues_left = 4 - gone_blue - known_blue;
     let q = 1 - me;
     for &(sq, red) in &on {
         let red = match red {

@@ -389,3 +389,20 @@ fn the_client_retries_while_the_server_pauses_between_games() {
     assert!(matches!(r, ClientResult::Won(_)));
     server.join().unwrap();
 }
+
+/// Found by fuzzing (`fuzz/run.sh geister_protocol`): a board string whose opponent half
+/// shows more blue ghosts (known on the board plus escaped) than the game has made
+/// `state_from_board` subtract past zero and panic; it is now refused as a bad board.
+#[test]
+fn a_board_with_more_than_four_opponent_blues_is_refused_not_a_panic() {
+    use yomi_geister::protocol::BoardString;
+    use yomi_geister::session::state_from_board;
+    let game = yomi_geister::Geister::standard();
+    let board: BoardString = "14R24R34R22R15B25B35B99B41r88r21b11b40b30b20r10r"
+        .parse()
+        .expect("the fuzzer's board string parses");
+    for seat in [yomi_core::Player(0), yomi_core::Player(1)] {
+        let err = state_from_board(&game, &board, seat, 3).unwrap_err();
+        assert!(err.to_string().contains("ghosts"), "{err}");
+    }
+}

@@ -163,6 +163,27 @@ pub fn run(args: GeisterArgs) -> anyhow::Result<()> {
     }
 }
 
+/// The error of a neural-network command in a build without them.
+#[cfg(not(feature = "nn"))]
+fn without_nn(command: &str) -> anyhow::Result<()> {
+    Err(usage(format!(
+        "`yomi geister {command}` needs the neural networks, which this yomi was built \
+         without: build it with `cargo build --release -p yomi --features nn` (burn adds \
+         minutes to a cold build, so the feature is off by default)"
+    )))
+}
+
+#[cfg(not(feature = "nn"))]
+fn train(_: TrainArgs) -> anyhow::Result<()> {
+    without_nn("train")
+}
+
+#[cfg(not(feature = "nn"))]
+fn dqn(_: DqnArgs) -> anyhow::Result<()> {
+    without_nn("dqn")
+}
+
+#[cfg(feature = "nn")]
 fn train(a: TrainArgs) -> anyhow::Result<()> {
     let rows = yomi_nn::train::run_training(&Geister::perfect(), registry(), &a.config, &a.dir)
         .with_context(|| format!("training from {}", a.config.display()))?;
@@ -175,6 +196,7 @@ fn train(a: TrainArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+#[cfg(feature = "nn")]
 fn dqn(a: DqnArgs) -> anyhow::Result<()> {
     let rows = yomi_nn::dqn::run_dqn(&Geister::mini(), &a.config, &a.dir)
         .with_context(|| format!("DQN training from {}", a.config.display()))?;

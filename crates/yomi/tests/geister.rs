@@ -6,6 +6,7 @@ mod common;
 
 use common::{path_str, scratch, yomi};
 
+#[cfg(feature = "nn")]
 const TINY: &str = r#"
 seed = 3
 cycles = 1
@@ -34,6 +35,7 @@ simulations = 4
 threads = 1
 "#;
 
+#[cfg(feature = "nn")]
 #[test]
 fn geister_training_writes_a_network_that_plays_and_resumes() {
     let dir = scratch("geister-train");
@@ -79,6 +81,7 @@ fn geister_training_writes_a_network_that_plays_and_resumes() {
     assert_eq!(again, log);
 }
 
+#[cfg(feature = "nn")]
 #[test]
 fn geister_training_reports_a_missing_or_bad_config() {
     let dir = scratch("geister-train-bad");
@@ -100,6 +103,7 @@ fn geister_training_reports_a_missing_or_bad_config() {
     assert!(out.stderr.contains("filterz"), "{}", out.stderr);
 }
 
+#[cfg(feature = "nn")]
 const TINY_DQN: &str = "seed = 5\ncycles = 2\nmasked = true\n\
     [net]\nfilters = [4, 4, 8]\n\
     [selfplay]\ngames = 16\nenvs = 4\n\
@@ -107,6 +111,7 @@ const TINY_DQN: &str = "seed = 5\ncycles = 2\nmasked = true\n\
     [train]\nbuffer = 300\nbatch = 16\ntrain_every = 4\nwarmup = 32\ntarget_update = 7\n\
     [eval]\ngames = 10\nevery = 1\nfinal_games = 20\n";
 
+#[cfg(feature = "nn")]
 #[test]
 fn geister_dqn_trains_on_the_small_board_reports_and_resumes() {
     let dir = scratch("geister-dqn");
@@ -131,6 +136,7 @@ fn geister_dqn_trains_on_the_small_board_reports_and_resumes() {
     assert!(out.stderr.contains("epsilon"), "{}", out.stderr);
 }
 
+#[cfg(feature = "nn")]
 #[test]
 fn the_shipped_network_plays_without_a_net_parameter_and_only_where_it_fits() {
     yomi(&[
@@ -163,6 +169,29 @@ fn the_shipped_network_plays_without_a_net_parameter_and_only_where_it_fits() {
 }
 
 const BOARD: &str = "14R24R34R44R15B25B35B45B41u31u21u11u40u30u20u10u";
+
+/// Without the `nn` feature the training commands say how to get it, and `az` is not an
+/// agent (the default build; `scripts/test.sh` runs the suite with `--features yomi/nn`).
+#[cfg(not(feature = "nn"))]
+#[test]
+fn without_the_nn_feature_training_commands_say_how_to_build_them() {
+    let dir = scratch("geister-no-nn");
+    let config = dir.join("az.toml");
+    std::fs::write(&config, "").unwrap();
+    for command in ["train", "dqn"] {
+        yomi(&["geister", command, path_str(&config)]).fails(2, &["--features nn", command]);
+    }
+    let agents = yomi(&["agents", "geister-perfect"]);
+    agents.ok();
+    assert!(
+        !agents
+            .stdout
+            .lines()
+            .any(|l| l.trim_start().starts_with("az")),
+        "{}",
+        agents.stdout
+    );
+}
 
 #[test]
 fn the_server_listens_on_localhost_by_default_and_gives_up_on_an_empty_seat() {
