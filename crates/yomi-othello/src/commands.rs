@@ -1,6 +1,6 @@
 //! The text behind the `yomi othello …` commands, so the CLI stays a thin layer:
 //! `yomi othello perft <depth>` ([`perft_report`]) and `yomi othello solve <board64> <X|O>`
-//! ([`solve_report`]).
+//! ([`solve_report`], in the modes of [`SolveMode`]).
 
 use std::fmt::Write;
 use std::time::Instant;
@@ -27,17 +27,40 @@ pub fn perft_report(depth: u32) -> String {
     )
 }
 
-/// Solves `text` (`<64 squares> <X|O>`, or the two joined by a space) exactly and lists
-/// every legal move's score for the side to move, best first.
+/// What `yomi othello solve` reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SolveMode {
+    /// A best move, the exact score and a principal variation (what Edax's `-solve`
+    /// reports): the default.
+    #[default]
+    Best,
+    /// Win, draw or loss only (a null-window search around zero: faster), with a move that
+    /// achieves it.
+    Wld,
+    /// The exact score of every legal move, best first.
+    All,
+}
+
+/// Solves `text` exactly and reports what `mode` asks for. `text` is the position as
+/// `<64 squares> <X|O>` (the side may follow the squares directly, as in Edax's one-string
+/// form); anything from a `;` on (an OBF line's solutions) is ignored.
 ///
 /// # Errors
 /// [`BoardError`] for a malformed board string.
-pub fn solve_report(text: &str) -> Result<String, BoardError> {
-    let state: OthelloState = text.parse()?;
+pub fn solve_report(text: &str, mode: SolveMode) -> Result<String, BoardError> {
+    let position = text.split(';').next().unwrap_or_default().trim();
+    // Edax's one-string form: the side directly after the 64 squares.
+    let spaced;
+    let position = match position.char_indices().nth(64) {
+        Some((i, _)) if !position.contains(char::is_whitespace) => {
+            spaced = format!("{} {}", &position[..i], &position[i..]);
+            spaced.as_str()
+        }
+        _ => position,
+    };
+    let state: OthelloState = position.parse()?;
     let mut solver = Solver::new(22);
     let t = Instant::now();
-    let scores = solver.move_scores(&state);
-    let secs = t.elapsed().as_secs_f64();
     let mut out = String::new();
     let side = if state.to_move().0 == 0 {
         "X (black)"
@@ -45,12 +68,52 @@ pub fn solve_report(text: &str) -> Result<String, BoardError> {
         "O (white)"
     };
     let _ = writeln!(out, "{} empties, {side} to move", state.empty_count());
-    if scores.is_empty() {
+    if state.is_over() {
         let _ = writeln!(out, "game over: final score {:+}", state.final_score());
+        return Ok(out);
     }
-    for (mv, v) in &scores {
-        let _ = writeln!(out, "{mv}: {v:+}");
+    match mode {
+        SolveMode::All => {
+            for (mv, v) in solver.move_scores(&state) {
+                let _ = writeln!(out, "{mv}: {v:+}");
+            }
+        }
+        SolveMode::Wld => {
+            let sol = solver.solve_wld(&state);
+            let verdict = match sol.score.signum() {
+                1 => "win",
+                0 => "draw",
+                _ => "loss",
+            };
+            let best = sol.best.map_or("-".to_string(), |m| m.to_string());
+            let _ = writeln!(out, "{verdict} for {side}, best move {best}");
+        }
+        SolveMode::Best => {
+            let sol = solver.solve(&state);
+            let best = sol.best.map_or("-".to_string(), |m| m.to_string());
+            let _ = writeln!(out, "best move {best}, score {:+}", sol.score);
+            let pv = principal_variation(&mut solver, &state);
+            let pv: Vec<String> = pv.iter().map(ToString::to_string).collect();
+            let _ = writeln!(out, "principal variation: {}", pv.join(" "));
+        }
     }
+    let secs = t.elapsed().as_secs_f64();
     let _ = writeln!(out, "{} nodes in {secs:.3} s", solver.nodes());
     Ok(out)
+}
+
+/// A principal variation of `state` to the end of the game: a best move of each position
+/// in turn. The solver's table is warm from solving `state`, so each step is a small
+/// search.
+fn principal_variation(solver: &mut Solver, state: &OthelloState) -> Vec<crate::Move> {
+    let mut s = *state;
+    let mut pv = Vec::new();
+    while !s.is_over() {
+        let Some(mv) = solver.solve(&s).best else {
+            break;
+        };
+        pv.push(mv);
+        s.play_unchecked(mv);
+    }
+    pv
 }

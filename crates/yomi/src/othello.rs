@@ -7,7 +7,7 @@ use std::io::{BufReader, Write};
 
 use clap::{Args, Subcommand};
 use yomi_othello::accuracy::{self, AccuracyConfig};
-use yomi_othello::commands::{perft_report, solve_report};
+use yomi_othello::commands::{perft_report, solve_report, SolveMode};
 use yomi_othello::dz::{DzTable, KINDS};
 use yomi_othello::dzfit::{fit_stage, report, row_of};
 use yomi_othello::protocol::{run_gtp_with, run_nboard_with, Engine};
@@ -33,16 +33,26 @@ pub enum OthelloCommand {
         /// Plies, 1..=14.
         depth: u32,
     },
-    /// Solve a position exactly and print every legal move's final disc difference.
-    #[command(
-        after_help = "Example:\n  yomi othello solve O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X"
-    )]
+    /// Solve a position exactly: a best move, its score and a principal variation (as
+    /// Edax's `-solve`); `--all` scores every move, `--wld` only tells win, draw or loss.
+    #[command(after_help = "Examples:\n  \
+                      yomi othello solve O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X\n  \
+                      yomi othello solve 'O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------X' --all\n  \
+                      yomi othello solve \"$(sed -n 1p positions.obf)\" --wld")]
     Solve {
-        /// The 64 squares a1..h8 (X black, O white, - empty).
-        #[arg(allow_hyphen_values = true)]
+        /// The position: the 64 squares a1..h8 (X black, O white, - empty), followed by
+        /// the side to move directly (Edax's one-string form) or as the next word; an OBF
+        /// line's `;` and what follows it are ignored.
+        #[arg(allow_hyphen_values = true, value_name = "POSITION")]
         board: String,
-        /// The side to move: X or O.
-        side: String,
+        /// The side to move (X or O) when POSITION holds only the squares.
+        side: Option<String>,
+        /// Score every legal move (best first) instead of one best move.
+        #[arg(long, conflicts_with = "wld")]
+        all: bool,
+        /// Only win, draw or loss (and a move that achieves it): faster than the exact score.
+        #[arg(long)]
+        wld: bool,
     },
     /// Run the NBoard engine protocol on standard input and output.
     Nboard {
@@ -257,9 +267,24 @@ pub fn run(args: OthelloArgs) -> anyhow::Result<()> {
             }
             crate::commands::emit(&format!("{}\n", perft_report(depth)))?;
         }
-        OthelloCommand::Solve { board, side } => {
-            let text =
-                solve_report(&format!("{board} {side}")).map_err(|e| usage(e.to_string()))?;
+        OthelloCommand::Solve {
+            board,
+            side,
+            all,
+            wld,
+        } => {
+            let mode = if all {
+                SolveMode::All
+            } else if wld {
+                SolveMode::Wld
+            } else {
+                SolveMode::Best
+            };
+            let position = match side {
+                Some(side) => format!("{board} {side}"),
+                None => board,
+            };
+            let text = solve_report(&position, mode).map_err(|e| usage(e.to_string()))?;
             crate::commands::emit(&text)?;
         }
         OthelloCommand::Nboard { move_time } => {
