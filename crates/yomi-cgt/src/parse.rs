@@ -24,7 +24,7 @@
 //! The parser never panics: every failure is a [`ParseError`] with the byte offset where
 //! it was found. Inputs are bounded so that evaluating them stays cheap: at most
 //! [`MAX_INPUT`] bytes, [`MAX_DEPTH`] levels of nesting, [`MAX_OPERATORS`] binary `+`/`-`,
-//! integers and denominators up to `2^32`, nimbers up to `*256`, at most 64 arrow
+//! integers and denominators up to `2^32`, nimbers up to `*2047` ([`MAX_NIMBER`]), at most 64 arrow
 //! characters in a row and at most [`MAX_ARROW_COUNT`] arrows in one value (`↑×4096`).
 
 use std::fmt;
@@ -42,7 +42,11 @@ pub const MAX_DEPTH: usize = 100;
 /// and sums of hot games can grow quickly).
 pub const MAX_OPERATORS: usize = 12;
 const MAX_MAGNITUDE: u64 = 1 << 32;
-const MAX_NIMBER: u64 = 256;
+/// Largest nimber literal: `2^11 − 1`, so that nim sums of accepted nimbers (XOR) stay
+/// within it, and a brace form equal to `*2048` needs more than [`MAX_INPUT`] bytes (its
+/// options must include `*0 … *2047` on both sides): every value the parser can produce
+/// prints as a nimber it reads back.
+pub const MAX_NIMBER: u64 = 2047;
 const MAX_ARROWS: i64 = 64;
 /// Most arrows in one value written with a count (`↑×4096`): more than sums and nesting of
 /// accepted input can reach (at most `(MAX_OPERATORS + 1) · 64 + MAX_DEPTH`), so every

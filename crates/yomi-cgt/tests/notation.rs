@@ -234,3 +234,21 @@ fn large_multiples_of_up_print_with_a_count_and_read_back() {
         .join()
         .unwrap();
 }
+
+/// Found by fuzzing (`fuzz/run.sh cgt`): `*256+*` is `*257`, which printed and then was
+/// refused (nimbers were capped at `*256`). The cap is now `2^11 − 1`, closed under nim
+/// addition, so every sum of accepted nimbers reads back.
+#[test]
+fn nim_sums_of_accepted_nimbers_read_back() {
+    for text in ["*256+*", "*256+*86", "*2047+*1024", "*1500 + *1000 + *7"] {
+        let g: Cgt = text.parse().unwrap();
+        let printed = g.canonical().to_string();
+        let again: Cgt = printed.parse().unwrap_or_else(|e| panic!("{printed}: {e}"));
+        assert_eq!(again.canonical(), g.canonical(), "{text}");
+    }
+    assert_eq!("*256+*".parse::<Cgt>().unwrap().to_string(), "*257");
+    assert_eq!(
+        "*2048".parse::<Cgt>().unwrap_err().kind,
+        ParseErrorKind::NimberTooLarge
+    );
+}
