@@ -1,0 +1,69 @@
+//! `yomi --help` lists every subcommand, each answers `--help` with its own text, and the
+//! README names each one: the list below is the command line's vocabulary, so adding,
+//! removing or hiding a subcommand fails here until the help and the README follow.
+
+mod common;
+
+use common::yomi;
+
+/// Every subcommand of `yomi`, in the order `--help` lists them.
+const SUBCOMMANDS: &[&str] = &[
+    "games",
+    "agents",
+    "play",
+    "match",
+    "tournament",
+    "bench",
+    "report",
+    "ggp",
+    "learn",
+    "go",
+    "othello",
+    "tubstap",
+    "cgt",
+    "geister",
+    "serve",
+];
+
+/// The subcommand names of a clap help text's `Commands:` section.
+fn listed(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .filter(|name| name != "help")
+        .collect()
+}
+
+#[test]
+fn help_lists_every_subcommand_and_each_has_its_own_help() {
+    let top = yomi(&["--help"]);
+    top.ok();
+    assert_eq!(listed(&top.stdout), SUBCOMMANDS, "{}", top.stdout);
+    for cmd in SUBCOMMANDS {
+        let r = yomi(&[cmd, "--help"]);
+        r.ok();
+        assert!(
+            r.stdout.contains("Usage: yomi"),
+            "{cmd} --help:\n{}",
+            r.stdout
+        );
+        // Subcommands with subcommands of their own list them too, each with a help.
+        for sub in listed(&r.stdout) {
+            yomi(&[cmd, &sub, "--help"]).ok();
+        }
+    }
+}
+
+#[test]
+fn the_readme_names_every_subcommand() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
+        .expect("README.md at the repository root");
+    for cmd in SUBCOMMANDS {
+        assert!(
+            readme.contains(&format!("yomi {cmd}")) || readme.contains(&format!("yomi -- {cmd}")),
+            "README.md never shows `yomi {cmd}`"
+        );
+    }
+}
