@@ -23,6 +23,7 @@ pub mod arena;
 pub mod bench;
 pub mod bits;
 pub mod encoding;
+pub mod entrant;
 pub mod game;
 pub mod notation;
 pub mod player;

@@ -47,18 +47,30 @@ use rayon::prelude::*;
 use super::records::{setup_fingerprint, GameRecord, RecordLog};
 use super::round_robin::{check_record, play_scheduled, DEFAULT_TURN_LIMIT};
 use super::{ArenaError, RoundRobin, ScheduledGame, TournamentResult};
+use crate::entrant::Entrant;
 use crate::game::Game;
 use crate::registry::AgentRegistry;
 
-/// What every chunk of a configuration shares: the checked agents and the game's identity.
-struct Prepared {
-    agents: Vec<String>,
-    game: String,
-    setup: String,
-    turn_limit: usize,
-    players: usize,
-    groups: Vec<Vec<usize>>,
-    total: usize,
+/// What every game of a configuration shares: the checked entrants and the game's
+/// identity.
+#[derive(Clone, Debug)]
+pub(super) struct Prepared {
+    /// The entrants, labelled.
+    pub(super) entrants: Vec<Entrant>,
+    /// Each entrant's label.
+    pub(super) labels: Vec<String>,
+    /// Each entrant's spec in canonical form.
+    pub(super) specs: Vec<String>,
+    /// The game's short name.
+    pub(super) game: String,
+    /// The fingerprint of the game's variant.
+    pub(super) setup: String,
+    pub(super) turn_limit: usize,
+    pub(super) players: usize,
+    /// The pairings' entrant indices.
+    pub(super) groups: Vec<Vec<usize>>,
+    /// Games in the schedule.
+    pub(super) total: usize,
 }
 
 impl RoundRobin {
@@ -70,8 +82,9 @@ impl RoundRobin {
         registry: &AgentRegistry<G>,
     ) -> Result<Prepared, ArenaError> {
         self.check_numbers()?;
-        let agents = self.canonical_agents()?;
-        for spec in &agents {
+        let entrants = self.entrants()?;
+        let specs: Vec<String> = entrants.iter().map(Entrant::spec_text).collect();
+        for spec in &specs {
             registry
                 .validate(game, spec)
                 .map_err(|source| ArenaError::Spec {
@@ -93,7 +106,9 @@ impl RoundRobin {
             ))
         })?;
         Ok(Prepared {
-            agents,
+            labels: entrants.iter().map(|e| e.label.clone()).collect(),
+            entrants,
+            specs,
             game: facts.name,
             setup: setup_fingerprint(&game.format_state(&game.initial_state())),
             turn_limit,
@@ -123,9 +138,7 @@ impl RoundRobin {
             )));
         }
         let play = |&k: &usize| -> Result<GameRecord, ArenaError> {
-            let g = p.game_at(self, k);
-            let specs = g.seats.iter().map(|&i| p.agents[i].clone()).collect();
-            play_scheduled(game, registry, &p.game, &p.setup, p.turn_limit, &g, specs)
+            play_scheduled(game, registry, &p, &p.game_at(self, k))
         };
         match self.threads.unwrap_or(0) {
             1 => positions.iter().map(play).collect(),
@@ -188,7 +201,8 @@ impl RoundRobin {
 }
 
 impl Prepared {
-    fn game_at(&self, config: &RoundRobin, k: usize) -> ScheduledGame {
+    /// The game at schedule position `k`.
+    pub(super) fn game_at(&self, config: &RoundRobin, k: usize) -> ScheduledGame {
         let (pairing, index) = (k / config.games, k % config.games);
         config.scheduled(pairing, index, &self.groups[pairing], self.players)
     }
@@ -218,6 +232,16 @@ impl Journal {
         (0..self.prepared.total)
             .filter(|k| !self.done.contains_key(&(k / games, k % games)))
             .collect()
+    }
+
+    /// The records of the games recorded so far, by pairing and index.
+    pub fn records(&self) -> impl Iterator<Item = &GameRecord> {
+        self.done.values()
+    }
+
+    /// What every game of the configuration shares.
+    pub(super) fn prepared(&self) -> &Prepared {
+        &self.prepared
     }
 
     /// Games recorded (read back or added).
@@ -268,7 +292,7 @@ impl Journal {
         let records: Vec<GameRecord> = self.done.values().cloned().collect();
         let mut result = TournamentResult::from_records(
             &self.prepared.game,
-            self.prepared.agents.clone(),
+            self.prepared.labels.clone(),
             records,
         );
         result.played = self.played;
@@ -277,23 +301,7 @@ impl Journal {
     }
 
     fn check(&self, path: &std::path::Path, n: usize, r: &GameRecord) -> Result<(), ArenaError> {
-        let p = &self.prepared;
-        let cfg = &self.config;
-        let expected = (r.pairing < p.groups.len() && r.index < cfg.games)
-            .then(|| cfg.scheduled(r.pairing, r.index, &p.groups[r.pairing], p.players));
-        check_record(
-            path,
-            n,
-            r,
-            &p.game,
-            &p.setup,
-            p.turn_limit,
-            expected.as_ref().map(|g| {
-                let specs = g.seats.iter().map(|&i| p.agents[i].clone()).collect();
-                (g, specs)
-            }),
-            cfg,
-        )
+        check_record(path, n, r, &self.prepared, &self.config)
     }
 }
 

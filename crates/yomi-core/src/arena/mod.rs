@@ -36,6 +36,7 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use crate::entrant::EntrantError;
 use crate::spec::SpecError;
 
 pub mod chunks;
@@ -71,8 +72,12 @@ pub enum ArenaError {
         #[source]
         source: SpecError,
     },
-    /// The configuration cannot be run (no agents, an agent listed twice, the wrong
-    /// number of seats, a thread pool that does not start).
+    /// The entrants cannot be read: none given, one that does not parse, a label given
+    /// twice.
+    #[error(transparent)]
+    Entrant(#[from] EntrantError),
+    /// The configuration cannot be run (numbers out of range, a thread pool that does not
+    /// start).
     #[error("{0}")]
     Config(String),
     /// Reading or writing the records file failed.

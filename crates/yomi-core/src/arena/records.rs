@@ -45,8 +45,15 @@ pub struct GameRecord {
     pub index: usize,
     /// The game's seed; agent seeds derive from it and the seat.
     pub seed: u64,
-    /// The agent spec of each seat (seat `i` plays player `i`).
+    /// The label of each seat's entrant (seat `i` plays player `i`); see
+    /// [`crate::entrant`]. A label is the agent's canonical spec unless it was given one
+    /// or its spec is listed twice (`mcts#2`).
     pub seats: Vec<String>,
+    /// The canonical spec of each seat, written only when some seat's label differs from
+    /// its spec; empty otherwise (and in files written before labels existed), when
+    /// `seats` are the specs. Read it through [`GameRecord::seat_specs`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub specs: Vec<String>,
     /// The turn limit the game was played under.
     pub turn_limit: usize,
     /// The moves in notation (joint moves as `[m0 m1]`).
@@ -90,6 +97,7 @@ impl GameRecord {
             index,
             seed,
             seats,
+            specs: Vec::new(),
             turn_limit,
             moves: played.moves,
             returns: played.returns,
@@ -100,6 +108,27 @@ impl GameRecord {
             seconds: played.seconds,
             seat_seconds: played.seat_seconds,
             seat_moves: played.seat_moves,
+        }
+    }
+
+    /// Sets the seats' specs ([`GameRecord::specs`]): kept only when some differs from its
+    /// seat's label.
+    pub fn with_specs(mut self, specs: Vec<String>) -> Self {
+        self.specs = if specs == self.seats {
+            Vec::new()
+        } else {
+            specs
+        };
+        self
+    }
+
+    /// The canonical spec of each seat: [`GameRecord::specs`] when written, else the
+    /// seats' labels (which are then the specs).
+    pub fn seat_specs(&self) -> &[String] {
+        if self.specs.is_empty() {
+            &self.seats
+        } else {
+            &self.specs
         }
     }
 
