@@ -25,6 +25,7 @@ pub mod bits;
 pub mod encoding;
 pub mod entrant;
 pub mod game;
+pub mod journal;
 pub mod notation;
 pub mod player;
 pub mod registry;

@@ -39,16 +39,16 @@
 //! assert_eq!(journal.result().standings.rows[0].wdl, whole.standings.rows[0].wdl);
 //! ```
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use rayon::prelude::*;
 
-use super::records::{setup_fingerprint, GameRecord, RecordLog};
+use super::records::{setup_fingerprint, GameRecord};
 use super::round_robin::{check_record, play_scheduled, DEFAULT_TURN_LIMIT};
 use super::{ArenaError, RoundRobin, ScheduledGame, TournamentResult};
 use crate::entrant::Entrant;
 use crate::game::Game;
+use crate::journal::Journal as RecordJournal;
 use crate::registry::AgentRegistry;
 
 /// What every game of a configuration shares: the checked entrants and the game's
@@ -162,41 +162,19 @@ impl RoundRobin {
         registry: &AgentRegistry<G>,
     ) -> Result<Journal, ArenaError> {
         let p = self.prepare(game, registry)?;
-        let mut journal = Journal {
+        let records = match &self.out {
+            Some(path) => RecordJournal::open(path, None, |line, r: &GameRecord| {
+                check_record(path, line, r, &p, self)
+            })?,
+            None => RecordJournal::in_memory(),
+        };
+        Ok(Journal {
             config: self.clone(),
             prepared: p,
-            log: None,
-            done: BTreeMap::new(),
+            records,
             played: 0,
-            resumed: 0,
             duplicates: 0,
-        };
-        if let Some(path) = &self.out {
-            let log = RecordLog::lock(path)?;
-            let existing = log.read()?;
-            for (n, r) in existing.into_iter().enumerate() {
-                journal.check(path, n + 1, &r)?;
-                if let Some(first) = journal.done.get(&(r.pairing, r.index)) {
-                    if first.without_timing() == r.without_timing() {
-                        continue;
-                    }
-                    return Err(ArenaError::Mismatch {
-                        path: path.clone(),
-                        detail: format!(
-                            "record {} repeats game {} of pairing {}",
-                            n + 1,
-                            r.index,
-                            r.pairing
-                        ),
-                    });
-                }
-                journal.done.insert((r.pairing, r.index), r);
-            }
-            log.prepare()?;
-            journal.resumed = journal.done.len();
-            journal.log = Some(log);
-        }
-        Ok(journal)
+        })
     }
 }
 
@@ -213,10 +191,9 @@ impl Prepared {
 pub struct Journal {
     config: RoundRobin,
     prepared: Prepared,
-    log: Option<RecordLog>,
-    done: BTreeMap<(usize, usize), GameRecord>,
+    /// The records, by (pairing, index), and the file they go to.
+    records: RecordJournal<GameRecord>,
     played: usize,
-    resumed: usize,
     duplicates: usize,
 }
 
@@ -230,13 +207,13 @@ impl Journal {
     pub fn due(&self) -> Vec<usize> {
         let games = self.config.games.max(1);
         (0..self.prepared.total)
-            .filter(|k| !self.done.contains_key(&(k / games, k % games)))
+            .filter(|k| !self.records.contains(&(k / games, k % games)))
             .collect()
     }
 
     /// The records of the games recorded so far, by pairing and index.
     pub fn records(&self) -> impl Iterator<Item = &GameRecord> {
-        self.done.values()
+        self.records.entries()
     }
 
     /// What every game of the configuration shares.
@@ -246,7 +223,7 @@ impl Journal {
 
     /// Games recorded (read back or added).
     pub fn recorded(&self) -> usize {
-        self.done.len()
+        self.records.len()
     }
 
     /// Games added by [`Journal::add`] that were already recorded and were skipped.
@@ -272,16 +249,11 @@ impl Journal {
         }
         let mut added = 0;
         for r in records {
-            let key = (r.pairing, r.index);
-            if self.done.contains_key(&key) {
+            if self.records.add(r)? {
+                added += 1;
+            } else {
                 self.duplicates += 1;
-                continue;
             }
-            if let Some(log) = &self.log {
-                log.append(&r)?;
-            }
-            self.done.insert(key, r);
-            added += 1;
         }
         self.played += added;
         Ok(added)
@@ -289,14 +261,14 @@ impl Journal {
 
     /// The standings, cross table and records of every game recorded so far.
     pub fn result(&self) -> TournamentResult {
-        let records: Vec<GameRecord> = self.done.values().cloned().collect();
+        let records: Vec<GameRecord> = self.records.entries().cloned().collect();
         let mut result = TournamentResult::from_records(
             &self.prepared.game,
             self.prepared.labels.clone(),
             records,
         );
         result.played = self.played;
-        result.resumed = self.resumed;
+        result.resumed = self.records.resumed();
         result
     }
 

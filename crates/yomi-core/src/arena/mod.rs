@@ -32,7 +32,7 @@
 //! println!("{}", result.report(TableFormat::Text));
 //! ```
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use thiserror::Error;
 
@@ -111,13 +111,4 @@ pub enum ArenaError {
         /// Which record differs, and how.
         detail: String,
     },
-}
-
-impl ArenaError {
-    pub(crate) fn io(path: &Path, source: std::io::Error) -> Self {
-        ArenaError::Io {
-            path: path.to_path_buf(),
-            source,
-        }
-    }
 }

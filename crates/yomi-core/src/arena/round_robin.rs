@@ -397,7 +397,8 @@ fn combinations_colex(n: usize, k: usize) -> Vec<Vec<usize>> {
     }
 }
 
-/// Checks that record `n` of `path` belongs to the configuration `cfg` prepared as `p`:
+/// Checks that the record on line `n` of `path` (the `n`th record of a chunk, for records
+/// sent back by workers) belongs to the configuration `cfg` prepared as `p`:
 /// same game and variant, scheduled, the same entrants (labels and specs) in its seats, the
 /// same seed and turn limit.
 pub(super) fn check_record(
@@ -410,7 +411,7 @@ pub(super) fn check_record(
     let mismatch = |detail: String| ArenaError::Mismatch {
         path: path.to_path_buf(),
         detail: format!(
-            "record {n} (game {} of pairing {}): {detail}",
+            "line {n} (game {} of pairing {}): {detail}",
             r.index, r.pairing
         ),
     };
