@@ -74,8 +74,9 @@ pub enum ArenaError {
     },
     /// The entrants cannot be read: none given, one that does not parse, a label given
     /// twice.
+    /// (Boxed: it is large and rare, and [`ArenaError`] travels in many `Result`s.)
     #[error(transparent)]
-    Entrant(#[from] EntrantError),
+    Entrant(Box<EntrantError>),
     /// The configuration cannot be run (numbers out of range, a thread pool that does not
     /// start).
     #[error("{0}")]
@@ -111,4 +112,10 @@ pub enum ArenaError {
         /// Which record differs, and how.
         detail: String,
     },
+}
+
+impl From<EntrantError> for ArenaError {
+    fn from(e: EntrantError) -> Self {
+        ArenaError::Entrant(Box::new(e))
+    }
 }
