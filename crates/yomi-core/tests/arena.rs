@@ -253,14 +253,79 @@ fn bad_configurations_are_explained() {
         .unwrap_err();
     assert!(matches!(err, ArenaError::Spec { .. }), "{err}");
     assert!(err.to_string().contains("accepted"), "{err}");
-    let err = RoundRobin::head_to_head("random", " random ")
+    let err = RoundRobin::head_to_head("x=random", "x=flatmc")
         .run(&game, &reg)
         .unwrap_err();
-    assert!(err.to_string().contains("listed twice"), "{err}");
+    assert!(err.to_string().contains("given to two agents"), "{err}");
     let err = RoundRobin::new(Vec::<String>::new())
         .run(&game, &reg)
         .unwrap_err();
-    assert!(matches!(err, ArenaError::Config(_)), "{err}");
+    assert!(matches!(err, ArenaError::Entrant(_)), "{err}");
+}
+
+#[test]
+fn an_agent_plays_itself_under_two_labels() {
+    let game = Nim::new(7);
+    let reg = AgentRegistry::with_core_agents();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("self.jsonl");
+    let cfg = RoundRobin::head_to_head("flatmc:n=3", " flatmc:n = 3")
+        .games(4)
+        .seed(2)
+        .quiet(true)
+        .out(&path);
+    let result = cfg.run(&game, &reg).unwrap();
+    assert_eq!(result.agents, ["flatmc:n=3", "flatmc:n=3#2"]);
+    assert_eq!(result.records[1].seats, ["flatmc:n=3#2", "flatmc:n=3"]);
+    assert_eq!(result.records[1].seat_specs(), ["flatmc:n=3", "flatmc:n=3"]);
+    let wdl = |i: usize| {
+        result
+            .standings
+            .rows
+            .iter()
+            .find(|r| r.agent == result.agents[i])
+    };
+    assert_eq!(wdl(0).unwrap().wdl.games() + wdl(1).unwrap().wdl.games(), 8);
+    let again = cfg.run(&game, &reg).unwrap();
+    assert_eq!((again.played, again.resumed), (0, 4));
+    // Another spec behind the same label is another configuration.
+    let labelled = |b: &str| {
+        RoundRobin::head_to_head("random", b)
+            .games(2)
+            .quiet(true)
+            .out(dir.path().join("labelled.jsonl"))
+    };
+    let first = labelled("b=flatmc:n=3").run(&game, &reg).unwrap();
+    assert_eq!(first.records[0].seats, ["random", "b"]);
+    assert_eq!(first.records[0].specs, ["random", "flatmc:n=3"]);
+    let err = labelled("b=flatmc:n=4").run(&game, &reg).unwrap_err();
+    assert!(
+        err.to_string().contains("this configuration plays"),
+        "{err}"
+    );
+}
+
+#[test]
+fn records_written_before_labels_still_resume() {
+    // A record as files held them before labels: seats are canonical specs, no `specs`.
+    let game = Nim::new(5);
+    let reg = AgentRegistry::with_core_agents();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.jsonl");
+    let cfg = RoundRobin::head_to_head("random", "flatmc:n=2")
+        .games(2)
+        .seed(4)
+        .quiet(true)
+        .out(&path);
+    let fresh = cfg.run(&game, &reg).unwrap();
+    let text = fs::read_to_string(&path).unwrap();
+    assert!(!text.contains("\"specs\""), "{text}");
+    // Keep the first game only, as a run killed after one game would have.
+    let first = text.lines().next().unwrap();
+    fs::write(&path, format!("{first}\n")).unwrap();
+    let resumed = cfg.run(&game, &reg).unwrap();
+    assert_eq!((resumed.played, resumed.resumed), (1, 1));
+    assert_eq!(timeless(&resumed.records), timeless(&fresh.records));
 }
 
 #[test]

@@ -57,8 +57,9 @@ impl TournamentFile {
     /// Parses a tournament file's text; `origin` names it in errors.
     ///
     /// # Errors
-    /// TOML syntax errors, unknown keys (named, with the accepted ones) and values of the
-    /// wrong type.
+    /// TOML syntax errors, unknown keys (named, with the accepted ones), values of the
+    /// wrong type, and agents that do not read as entrants (`spec` or `label=spec`, no
+    /// label given twice; see [`yomi_core::entrant`]).
     pub fn parse(text: &str, origin: &str) -> anyhow::Result<Self> {
         let table: toml::Table =
             toml::from_str(text).with_context(|| format!("{origin} is not valid TOML"))?;
@@ -78,7 +79,14 @@ impl TournamentFile {
                 bail!("{origin}: the key {required:?} is missing");
             }
         }
-        TournamentFile::deserialize(table).with_context(|| format!("{origin}: bad value"))
+        let file =
+            TournamentFile::deserialize(table).with_context(|| format!("{origin}: bad value"))?;
+        // The agents are read here, where they enter, so that a bad label or spec is an
+        // error of the file; the arena labels them the same way when it runs.
+        file.round_robin
+            .entrants()
+            .with_context(|| format!("{origin}: agents"))?;
+        Ok(file)
     }
 
     /// Reads and parses the file at `path`.
@@ -143,6 +151,35 @@ mod tests {
         let f =
             TournamentFile::parse("game = \"tictactoe\"\nagents = [\"random\"]\n", "t").unwrap();
         assert_eq!(f.round_robin, RoundRobin::new(["random"]));
+    }
+
+    #[test]
+    fn agents_may_repeat_and_carry_labels() {
+        let f = TournamentFile::parse(
+            "game = \"connect4\"\nagents = [\"mcts\", \"mcts\", \"deep=mcts:iters=50\"]\n",
+            "t",
+        )
+        .unwrap();
+        let labels: Vec<String> = f
+            .round_robin
+            .entrants()
+            .unwrap()
+            .into_iter()
+            .map(|e| e.label)
+            .collect();
+        assert_eq!(labels, ["mcts", "mcts#2", "deep"]);
+        let e = format!(
+            "{:#}",
+            TournamentFile::parse(
+                "game = \"connect4\"\nagents = [\"a=mcts\", \"a=random\"]\n",
+                "t.toml"
+            )
+            .unwrap_err()
+        );
+        assert!(
+            e.contains("t.toml: agents") && e.contains("given to two agents"),
+            "{e}"
+        );
     }
 
     #[test]

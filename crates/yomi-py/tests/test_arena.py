@@ -45,11 +45,18 @@ def test_tournament_of_a_list_and_of_a_file(tmp_path):
     assert len(bigger.records) == 18
 
 
+def test_an_agent_plays_itself_under_two_labels():
+    r = yomi.match("tictactoe", "mcts:iters=20", "mcts:iters=20", games=4, seed=1)
+    assert sorted(s["agent"] for s in r.standings) == ["mcts:iters=20", "mcts:iters=20#2"]
+    assert len(r.records) == 4
+    assert all(x["specs"] == ["mcts:iters=20", "mcts:iters=20"] for x in r.records)
+
+
 def test_arena_errors_are_value_errors(tmp_path):
     with pytest.raises(ValueError, match="accepted"):
         yomi.match("tictactoe", "mcts", "montecarlo", games=2)
-    with pytest.raises(ValueError, match="listed twice"):
-        yomi.tournament("tictactoe", ["random", "random"], games=2)
+    with pytest.raises(ValueError, match="given to two agents"):
+        yomi.tournament("tictactoe", ["a=random", "a=flatmc:n=2"], games=2)
     with pytest.raises(ValueError, match="unknown game"):
         yomi.match("chess", "random", "mcts", games=2)
     bad = tmp_path / "bad.toml"

@@ -577,6 +577,7 @@ impl Session {
             index,
             seed: self.seed,
             seats: self.seats.clone(),
+            specs: Vec::new(),
             turn_limit: self.game.facts().max_turns.unwrap_or(0),
             moves: self.texts.clone(),
             results: seat_results(&returns),

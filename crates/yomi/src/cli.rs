@@ -70,11 +70,13 @@ pub enum Command {
                       With --out, every finished game is appended to a JSONL records file at \
                       once; rerunning the same command resumes from the file and plays only \
                       the missing games (a file written by other settings is refused).\n\n\
-                      An agent may meet itself (`random random`): the second seat is then \
-                      recorded under the name `<agent>.2`.",
+                      An agent is `spec` or `label=spec`; records and standings name it by \
+                      its label, which is the spec unless given. An agent may meet itself \
+                      (`mcts mcts`): the second one is then labelled `mcts#2`.",
         after_help = "Examples:\n  \
                       yomi match connect4 mcts:iters=2000 flatmc:n=50 --games 20 --seed 1 --out c4.jsonl\n  \
-                      yomi match tictactoe random random --games 1000 --markdown"
+                      yomi match tictactoe random random --games 1000 --markdown\n  \
+                      yomi match connect4 fast=mcts:iters=200 slow=mcts:iters=2000 --games 10"
     )]
     Match(MatchArgs),
     /// Run a round robin from a TOML file, or the built-in connect four one.

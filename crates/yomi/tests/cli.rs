@@ -98,7 +98,7 @@ fn match_resumes_from_its_records_file() {
         "{}",
         first.stdout
     );
-    assert!(first.stdout.contains("random.2"), "{}", first.stdout);
+    assert!(first.stdout.contains("random#2"), "{}", first.stdout);
     let lines = || std::fs::read_to_string(&file).unwrap().lines().count();
     assert_eq!(lines(), 4);
 
@@ -142,7 +142,56 @@ fn match_resumes_from_its_records_file() {
         "{}",
         report.stdout
     );
-    assert!(report.stdout.contains("random.2"), "{}", report.stdout);
+    assert!(report.stdout.contains("random#2"), "{}", report.stdout);
+}
+
+#[test]
+fn match_of_an_agent_against_itself_labels_the_second_one() {
+    let dir = scratch("self-play");
+    let file = dir.join("self.jsonl");
+    let args = [
+        "match",
+        "connect4",
+        "mcts:iters=30",
+        "mcts:iters=30",
+        "--games",
+        "4",
+        "--quiet",
+        "--out",
+        path_str(&file),
+    ];
+    let r = yomi(&args);
+    r.ok();
+    assert!(r.stdout.contains("mcts:iters=30#2"), "{}", r.stdout);
+    let records = read_records(&file).unwrap();
+    assert_eq!(records.len(), 4);
+    assert!(records
+        .iter()
+        .all(|g| g.seat_specs() == ["mcts:iters=30", "mcts:iters=30"]));
+    yomi(&args).ok();
+    assert_eq!(
+        read_records(&file).unwrap().len(),
+        4,
+        "resumed, not replayed"
+    );
+    // Labels given explicitly name the agents in the standings.
+    let r = yomi(&[
+        "match",
+        "tictactoe",
+        "a=random",
+        "b=random",
+        "--games",
+        "2",
+        "--quiet",
+    ]);
+    r.ok();
+    assert!(
+        r.stdout.contains(" a ") && r.stdout.contains(" b "),
+        "{}",
+        r.stdout
+    );
+    yomi(&["match", "tictactoe", "a=random", "a=flatmc", "--quiet"])
+        .fails(2, &["label \"a\" is given to two agents"]);
 }
 
 #[test]

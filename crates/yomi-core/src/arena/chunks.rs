@@ -39,26 +39,38 @@
 //! assert_eq!(journal.result().standings.rows[0].wdl, whole.standings.rows[0].wdl);
 //! ```
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use rayon::prelude::*;
 
-use super::records::{setup_fingerprint, GameRecord, RecordLog};
+use super::records::{setup_fingerprint, GameRecord};
 use super::round_robin::{check_record, play_scheduled, DEFAULT_TURN_LIMIT};
 use super::{ArenaError, RoundRobin, ScheduledGame, TournamentResult};
+use crate::entrant::Entrant;
 use crate::game::Game;
+use crate::journal::Journal as RecordJournal;
 use crate::registry::AgentRegistry;
 
-/// What every chunk of a configuration shares: the checked agents and the game's identity.
-struct Prepared {
-    agents: Vec<String>,
-    game: String,
-    setup: String,
-    turn_limit: usize,
-    players: usize,
-    groups: Vec<Vec<usize>>,
-    total: usize,
+/// What every game of a configuration shares: the checked entrants and the game's
+/// identity.
+#[derive(Clone, Debug)]
+pub(super) struct Prepared {
+    /// The entrants, labelled.
+    pub(super) entrants: Vec<Entrant>,
+    /// Each entrant's label.
+    pub(super) labels: Vec<String>,
+    /// Each entrant's spec in canonical form.
+    pub(super) specs: Vec<String>,
+    /// The game's short name.
+    pub(super) game: String,
+    /// The fingerprint of the game's variant.
+    pub(super) setup: String,
+    pub(super) turn_limit: usize,
+    pub(super) players: usize,
+    /// The pairings' entrant indices.
+    pub(super) groups: Vec<Vec<usize>>,
+    /// Games in the schedule.
+    pub(super) total: usize,
 }
 
 impl RoundRobin {
@@ -70,8 +82,9 @@ impl RoundRobin {
         registry: &AgentRegistry<G>,
     ) -> Result<Prepared, ArenaError> {
         self.check_numbers()?;
-        let agents = self.canonical_agents()?;
-        for spec in &agents {
+        let entrants = self.entrants()?;
+        let specs: Vec<String> = entrants.iter().map(Entrant::spec_text).collect();
+        for spec in &specs {
             registry
                 .validate(game, spec)
                 .map_err(|source| ArenaError::Spec {
@@ -93,7 +106,9 @@ impl RoundRobin {
             ))
         })?;
         Ok(Prepared {
-            agents,
+            labels: entrants.iter().map(|e| e.label.clone()).collect(),
+            entrants,
+            specs,
             game: facts.name,
             setup: setup_fingerprint(&game.format_state(&game.initial_state())),
             turn_limit,
@@ -123,9 +138,7 @@ impl RoundRobin {
             )));
         }
         let play = |&k: &usize| -> Result<GameRecord, ArenaError> {
-            let g = p.game_at(self, k);
-            let specs = g.seats.iter().map(|&i| p.agents[i].clone()).collect();
-            play_scheduled(game, registry, &p.game, &p.setup, p.turn_limit, &g, specs)
+            play_scheduled(game, registry, &p, &p.game_at(self, k))
         };
         match self.threads.unwrap_or(0) {
             1 => positions.iter().map(play).collect(),
@@ -149,46 +162,25 @@ impl RoundRobin {
         registry: &AgentRegistry<G>,
     ) -> Result<Journal, ArenaError> {
         let p = self.prepare(game, registry)?;
-        let mut journal = Journal {
+        let records = match &self.out {
+            Some(path) => RecordJournal::open(path, None, |line, r: &GameRecord| {
+                check_record(path, line, r, &p, self)
+            })?,
+            None => RecordJournal::in_memory(),
+        };
+        Ok(Journal {
             config: self.clone(),
             prepared: p,
-            log: None,
-            done: BTreeMap::new(),
+            records,
             played: 0,
-            resumed: 0,
             duplicates: 0,
-        };
-        if let Some(path) = &self.out {
-            let log = RecordLog::lock(path)?;
-            let existing = log.read()?;
-            for (n, r) in existing.into_iter().enumerate() {
-                journal.check(path, n + 1, &r)?;
-                if let Some(first) = journal.done.get(&(r.pairing, r.index)) {
-                    if first.without_timing() == r.without_timing() {
-                        continue;
-                    }
-                    return Err(ArenaError::Mismatch {
-                        path: path.clone(),
-                        detail: format!(
-                            "record {} repeats game {} of pairing {}",
-                            n + 1,
-                            r.index,
-                            r.pairing
-                        ),
-                    });
-                }
-                journal.done.insert((r.pairing, r.index), r);
-            }
-            log.prepare()?;
-            journal.resumed = journal.done.len();
-            journal.log = Some(log);
-        }
-        Ok(journal)
+        })
     }
 }
 
 impl Prepared {
-    fn game_at(&self, config: &RoundRobin, k: usize) -> ScheduledGame {
+    /// The game at schedule position `k`.
+    pub(super) fn game_at(&self, config: &RoundRobin, k: usize) -> ScheduledGame {
         let (pairing, index) = (k / config.games, k % config.games);
         config.scheduled(pairing, index, &self.groups[pairing], self.players)
     }
@@ -199,10 +191,9 @@ impl Prepared {
 pub struct Journal {
     config: RoundRobin,
     prepared: Prepared,
-    log: Option<RecordLog>,
-    done: BTreeMap<(usize, usize), GameRecord>,
+    /// The records, by (pairing, index), and the file they go to.
+    records: RecordJournal<GameRecord>,
     played: usize,
-    resumed: usize,
     duplicates: usize,
 }
 
@@ -216,13 +207,23 @@ impl Journal {
     pub fn due(&self) -> Vec<usize> {
         let games = self.config.games.max(1);
         (0..self.prepared.total)
-            .filter(|k| !self.done.contains_key(&(k / games, k % games)))
+            .filter(|k| !self.records.contains(&(k / games, k % games)))
             .collect()
+    }
+
+    /// The records of the games recorded so far, by pairing and index.
+    pub fn records(&self) -> impl Iterator<Item = &GameRecord> {
+        self.records.entries()
+    }
+
+    /// What every game of the configuration shares.
+    pub(super) fn prepared(&self) -> &Prepared {
+        &self.prepared
     }
 
     /// Games recorded (read back or added).
     pub fn recorded(&self) -> usize {
-        self.done.len()
+        self.records.len()
     }
 
     /// Games added by [`Journal::add`] that were already recorded and were skipped.
@@ -248,16 +249,11 @@ impl Journal {
         }
         let mut added = 0;
         for r in records {
-            let key = (r.pairing, r.index);
-            if self.done.contains_key(&key) {
+            if self.records.add(r)? {
+                added += 1;
+            } else {
                 self.duplicates += 1;
-                continue;
             }
-            if let Some(log) = &self.log {
-                log.append(&r)?;
-            }
-            self.done.insert(key, r);
-            added += 1;
         }
         self.played += added;
         Ok(added)
@@ -265,35 +261,19 @@ impl Journal {
 
     /// The standings, cross table and records of every game recorded so far.
     pub fn result(&self) -> TournamentResult {
-        let records: Vec<GameRecord> = self.done.values().cloned().collect();
+        let records: Vec<GameRecord> = self.records.entries().cloned().collect();
         let mut result = TournamentResult::from_records(
             &self.prepared.game,
-            self.prepared.agents.clone(),
+            self.prepared.labels.clone(),
             records,
         );
         result.played = self.played;
-        result.resumed = self.resumed;
+        result.resumed = self.records.resumed();
         result
     }
 
     fn check(&self, path: &std::path::Path, n: usize, r: &GameRecord) -> Result<(), ArenaError> {
-        let p = &self.prepared;
-        let cfg = &self.config;
-        let expected = (r.pairing < p.groups.len() && r.index < cfg.games)
-            .then(|| cfg.scheduled(r.pairing, r.index, &p.groups[r.pairing], p.players));
-        check_record(
-            path,
-            n,
-            r,
-            &p.game,
-            &p.setup,
-            p.turn_limit,
-            expected.as_ref().map(|g| {
-                let specs = g.seats.iter().map(|&i| p.agents[i].clone()).collect();
-                (g, specs)
-            }),
-            cfg,
-        )
+        check_record(path, n, r, &self.prepared, &self.config)
     }
 }
 

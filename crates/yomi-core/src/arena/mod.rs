@@ -32,10 +32,11 @@
 //! println!("{}", result.report(TableFormat::Text));
 //! ```
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use thiserror::Error;
 
+use crate::entrant::EntrantError;
 use crate::spec::SpecError;
 
 pub mod chunks;
@@ -71,8 +72,13 @@ pub enum ArenaError {
         #[source]
         source: SpecError,
     },
-    /// The configuration cannot be run (no agents, an agent listed twice, the wrong
-    /// number of seats, a thread pool that does not start).
+    /// The entrants cannot be read: none given, one that does not parse, a label given
+    /// twice.
+    /// (Boxed: it is large and rare, and [`ArenaError`] travels in many `Result`s.)
+    #[error(transparent)]
+    Entrant(Box<EntrantError>),
+    /// The configuration cannot be run (numbers out of range, a thread pool that does not
+    /// start).
     #[error("{0}")]
     Config(String),
     /// Reading or writing the records file failed.
@@ -108,11 +114,8 @@ pub enum ArenaError {
     },
 }
 
-impl ArenaError {
-    pub(crate) fn io(path: &Path, source: std::io::Error) -> Self {
-        ArenaError::Io {
-            path: path.to_path_buf(),
-            source,
-        }
+impl From<EntrantError> for ArenaError {
+    fn from(e: EntrantError) -> Self {
+        ArenaError::Entrant(Box::new(e))
     }
 }

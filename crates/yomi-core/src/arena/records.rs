@@ -1,26 +1,26 @@
 //! Game records and the JSONL file that stores them.
 //!
 //! Every finished game becomes one [`GameRecord`], written as one line of JSON and flushed
-//! at once, so a run that is killed loses at most the games still being played. A run
-//! pointed at an existing file reads the finished games back ([`RecordLog::open`]) and
-//! plays only the rest; a partial last line (the process died while writing it) is cut
-//! off before new lines are appended.
+//! at once, so a run that is killed loses at most the games still being played. A records
+//! file is a [`crate::journal`] without a settings header (each record carries the
+//! settings it was played under) whose entries are keyed by pairing and index: a run
+//! pointed at an existing file reads the finished games back and plays only the rest; a
+//! partial last line (the process died while writing it) is cut off before new lines are
+//! appended.
 //!
-//! A run holds an advisory lock on its records file (`flock` on Unix, `LockFileEx` on
-//! Windows, through the `fs4` crate) from before it reads the file until it ends, so a
-//! second run on the same file is refused at once with [`ArenaError::Io`] (its message
-//! says the file is in use) instead of interleaving its lines with the first one's.
+//! A run holds an advisory lock on its records file from before it reads the file until it
+//! ends, so a second run on the same file is refused at once with [`ArenaError::Io`] (its
+//! message, [`LOCKED_MESSAGE`], says the file is in use) instead of interleaving its lines
+//! with the first one's.
 
-use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use super::play::{PlayedGame, Termination};
 use super::stats::SeatResult;
 use super::ArenaError;
+use crate::journal::{self, JournalEntry, JournalError, JournalFile};
 
 /// The version of the record format written by this code. Files of another version are
 /// refused rather than misread.
@@ -45,8 +45,15 @@ pub struct GameRecord {
     pub index: usize,
     /// The game's seed; agent seeds derive from it and the seat.
     pub seed: u64,
-    /// The agent spec of each seat (seat `i` plays player `i`).
+    /// The label of each seat's entrant (seat `i` plays player `i`); see
+    /// [`crate::entrant`]. A label is the agent's canonical spec unless it was given one
+    /// or its spec is listed twice (`mcts#2`).
     pub seats: Vec<String>,
+    /// The canonical spec of each seat, written only when some seat's label differs from
+    /// its spec; empty otherwise (and in files written before labels existed), when
+    /// `seats` are the specs. Read it through [`GameRecord::seat_specs`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub specs: Vec<String>,
     /// The turn limit the game was played under.
     pub turn_limit: usize,
     /// The moves in notation (joint moves as `[m0 m1]`).
@@ -90,6 +97,7 @@ impl GameRecord {
             index,
             seed,
             seats,
+            specs: Vec::new(),
             turn_limit,
             moves: played.moves,
             returns: played.returns,
@@ -100,6 +108,27 @@ impl GameRecord {
             seconds: played.seconds,
             seat_seconds: played.seat_seconds,
             seat_moves: played.seat_moves,
+        }
+    }
+
+    /// Sets the seats' specs ([`GameRecord::specs`]): kept only when some differs from its
+    /// seat's label.
+    pub fn with_specs(mut self, specs: Vec<String>) -> Self {
+        self.specs = if specs == self.seats {
+            Vec::new()
+        } else {
+            specs
+        };
+        self
+    }
+
+    /// The canonical spec of each seat: [`GameRecord::specs`] when written, else the
+    /// seats' labels (which are then the specs).
+    pub fn seat_specs(&self) -> &[String] {
+        if self.specs.is_empty() {
+            &self.seats
+        } else {
+            &self.specs
         }
     }
 
@@ -124,6 +153,63 @@ pub fn setup_fingerprint(text: &str) -> String {
     format!("{h:016x}")
 }
 
+/// A records file is a journal of games keyed by (pairing, index); a second copy of a game
+/// is harmless when it differs only in timings.
+impl JournalEntry for GameRecord {
+    type Key = (usize, usize);
+
+    fn key(&self) -> (usize, usize) {
+        (self.pairing, self.index)
+    }
+
+    /// Reads a record of [`RECORD_VERSION`]; another version is refused by number.
+    fn parse_line(text: &str) -> Result<Self, String> {
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+        match value.get("version").and_then(serde_json::Value::as_u64) {
+            Some(v) if v == RECORD_VERSION as u64 => {}
+            Some(v) => {
+                return Err(format!(
+                    "record format version {v}; this program reads version {RECORD_VERSION}"
+                ))
+            }
+            None => return Err("not a yomi game record (no \"version\")".into()),
+        }
+        serde_json::from_value(value).map_err(|e| format!("not a game record: {e}"))
+    }
+
+    fn same_work(&self, other: &Self) -> bool {
+        self.without_timing() == other.without_timing()
+    }
+}
+
+/// The message of the error that refuses a second writer.
+pub const LOCKED_MESSAGE: &str = "another run is writing this records file (it is locked); \
+     wait for that run to finish or give another output file";
+
+/// Journal errors in the arena's words: a locked file is [`ArenaError::Io`] with
+/// [`LOCKED_MESSAGE`], a bad line [`ArenaError::BadRecord`], a conflict or settings
+/// mismatch [`ArenaError::Mismatch`].
+impl From<JournalError> for ArenaError {
+    fn from(e: JournalError) -> Self {
+        match e {
+            JournalError::Io { path, source } => ArenaError::Io { path, source },
+            JournalError::Locked { path } => ArenaError::Io {
+                path,
+                source: std::io::Error::new(std::io::ErrorKind::WouldBlock, LOCKED_MESSAGE),
+            },
+            JournalError::BadLine { path, line, reason } => {
+                ArenaError::BadRecord { path, line, reason }
+            }
+            JournalError::Settings { path, detail } => ArenaError::Mismatch { path, detail },
+            JournalError::Conflict { path, line, detail } => ArenaError::Mismatch {
+                path,
+                detail: format!("line {line}: {detail}"),
+            },
+        }
+    }
+}
+
 /// Reads every complete record of a records file, in file order. A partial last line (no
 /// newline at the end) is ignored; blank lines are skipped.
 ///
@@ -131,48 +217,25 @@ pub fn setup_fingerprint(text: &str) -> String {
 /// [`ArenaError::Io`] when the file cannot be read; [`ArenaError::BadRecord`] for a line
 /// that is not a record of [`RECORD_VERSION`].
 pub fn read_records(path: &Path) -> Result<Vec<GameRecord>, ArenaError> {
-    let mut text = Vec::new();
-    File::open(path)
-        .and_then(|mut f| f.read_to_end(&mut text))
-        .map_err(|e| ArenaError::io(path, e))?;
-    Ok(parse_complete_lines(path, &text)?.0)
+    parse_lines(path, journal::read_lines(path)?)
 }
 
-/// Parses the complete lines of `bytes`; returns the records and the length of the
-/// complete part (where a partial last line starts).
-fn parse_complete_lines(path: &Path, bytes: &[u8]) -> Result<(Vec<GameRecord>, usize), ArenaError> {
-    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    let mut records = Vec::new();
-    for (i, line) in bytes[..complete].split(|&b| b == b'\n').enumerate() {
-        let line_no = i + 1;
-        let bad = |reason: String| ArenaError::BadRecord {
-            path: path.to_path_buf(),
-            line: line_no,
-            reason,
-        };
-        let text = std::str::from_utf8(line).map_err(|_| bad("not UTF-8".into()))?;
-        if text.trim().is_empty() {
-            continue;
-        }
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| bad(format!("not JSON: {e}")))?;
-        match value.get("version").and_then(serde_json::Value::as_u64) {
-            Some(v) if v == RECORD_VERSION as u64 => {}
-            Some(v) => {
-                return Err(bad(format!(
-                    "record format version {v}; this program reads version {RECORD_VERSION}"
-                )))
-            }
-            None => return Err(bad("not a yomi game record (no \"version\")".into())),
-        }
-        let record: GameRecord =
-            serde_json::from_value(value).map_err(|e| bad(format!("not a game record: {e}")))?;
-        records.push(record);
-    }
-    Ok((records, complete))
+/// The records of numbered lines.
+fn parse_lines(path: &Path, lines: journal::NumberedLines) -> Result<Vec<GameRecord>, ArenaError> {
+    lines
+        .into_iter()
+        .map(|(line, text)| {
+            GameRecord::parse_line(&text).map_err(|reason| ArenaError::BadRecord {
+                path: path.to_path_buf(),
+                line,
+                reason,
+            })
+        })
+        .collect()
 }
 
-/// A records file open for appending, shared by the threads of a run.
+/// A records file open for appending, shared by the threads of a run (a
+/// [`JournalFile`] that reads and writes game records).
 ///
 /// Each [`RecordLog::append`] writes one line and flushes it under a mutex, so lines never
 /// interleave and a finished game is on disk before the next one is reported. The file is
@@ -180,13 +243,8 @@ fn parse_complete_lines(path: &Path, bytes: &[u8]) -> Result<(Vec<GameRecord>, u
 /// write one file.
 #[derive(Debug)]
 pub struct RecordLog {
-    path: PathBuf,
-    file: Mutex<File>,
+    file: JournalFile,
 }
-
-/// The message of the error that refuses a second writer.
-pub const LOCKED_MESSAGE: &str = "another run is writing this records file (it is locked); \
-     wait for that run to finish or give another output file";
 
 impl RecordLog {
     /// Opens (or creates) the records file at `path` and locks it for this run, without
@@ -197,30 +255,8 @@ impl RecordLog {
     /// [`ArenaError::Io`] when the file cannot be opened, or when another run holds its
     /// lock (the message is [`LOCKED_MESSAGE`]).
     pub fn lock(path: &Path) -> Result<Self, ArenaError> {
-        let io = |e| ArenaError::io(path, e);
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(io)?;
-        }
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)
-            .map_err(io)?;
-        match fs4::fs_std::FileExt::try_lock_exclusive(&file) {
-            Ok(true) => {}
-            Ok(false) => {
-                return Err(io(std::io::Error::new(
-                    std::io::ErrorKind::WouldBlock,
-                    LOCKED_MESSAGE,
-                )))
-            }
-            Err(e) => return Err(io(e)),
-        }
         Ok(RecordLog {
-            path: path.to_path_buf(),
-            file: Mutex::new(file),
+            file: JournalFile::lock(path)?,
         })
     }
 
@@ -231,12 +267,7 @@ impl RecordLog {
     /// [`ArenaError::Io`] when reading fails; [`ArenaError::BadRecord`] for a complete
     /// line that is not a record.
     pub fn read(&self) -> Result<Vec<GameRecord>, ArenaError> {
-        let io = |e| ArenaError::io(&self.path, e);
-        let mut file = self.file.lock().unwrap_or_else(|p| p.into_inner());
-        file.seek(SeekFrom::Start(0)).map_err(io)?;
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes).map_err(io)?;
-        Ok(parse_complete_lines(&self.path, &bytes)?.0)
+        parse_lines(self.path(), self.file.read_lines()?)
     }
 
     /// Readies the locked file for appending: cuts off a partial last line and positions
@@ -245,17 +276,8 @@ impl RecordLog {
     /// # Errors
     /// As [`RecordLog::read`], and [`ArenaError::Io`] when truncating fails.
     pub fn prepare(&self) -> Result<Vec<GameRecord>, ArenaError> {
-        let io = |e| ArenaError::io(&self.path, e);
-        let mut file = self.file.lock().unwrap_or_else(|p| p.into_inner());
-        file.seek(SeekFrom::Start(0)).map_err(io)?;
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes).map_err(io)?;
-        let (records, complete) = parse_complete_lines(&self.path, &bytes)?;
-        if complete < bytes.len() {
-            file.set_len(complete as u64).map_err(io)?;
-            file.sync_data().map_err(io)?;
-        }
-        file.seek(SeekFrom::Start(complete as u64)).map_err(io)?;
+        let records = self.read()?;
+        self.file.prepare()?;
         Ok(records)
     }
 
@@ -275,7 +297,7 @@ impl RecordLog {
 
     /// The file's path.
     pub fn path(&self) -> &Path {
-        &self.path
+        self.file.path()
     }
 
     /// Appends `record` as one line and flushes it.
@@ -283,17 +305,6 @@ impl RecordLog {
     /// # Errors
     /// [`ArenaError::Io`] when writing fails.
     pub fn append(&self, record: &GameRecord) -> Result<(), ArenaError> {
-        let mut line = serde_json::to_string(record).map_err(|e| ArenaError::BadRecord {
-            path: self.path.clone(),
-            line: 0,
-            reason: format!("cannot write the record: {e}"),
-        })?;
-        line.push('\n');
-        // A poisoned lock only means another thread panicked between writes; the file is
-        // still consistent line by line.
-        let mut file = self.file.lock().unwrap_or_else(|p| p.into_inner());
-        file.write_all(line.as_bytes())
-            .and_then(|()| file.flush())
-            .map_err(|e| ArenaError::io(&self.path, e))
+        Ok(self.file.append(record)?)
     }
 }

@@ -1,7 +1,6 @@
 //! Matches and round robins: the configuration, the schedule of games, running them in
 //! parallel with resumable records, and the result.
 
-use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -11,15 +10,16 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::chunks::Prepared;
 use super::play::play_game;
-use super::records::{setup_fingerprint, GameRecord, RecordLog};
+use super::records::GameRecord;
 use super::stats::{CrossTable, Standings, Wdl};
 use super::table::TableFormat;
 use super::ArenaError;
+use crate::entrant::Entrant;
 use crate::game::Game;
 use crate::registry::AgentRegistry;
 use crate::rng::derive_seed;
-use crate::spec::AgentSpec;
 
 /// Games per pairing when none is given.
 pub const DEFAULT_GAMES: usize = 100;
@@ -85,7 +85,9 @@ fn threads_in_range<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<usi
 /// `#[serde(flatten)]` beside its own keys); only `agents` is required.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoundRobin {
-    /// The agents' spec strings (`mcts:iters=1000`), at least one, no two the same.
+    /// The entrants as written: spec strings (`mcts:iters=1000`) or `label=spec`, at least
+    /// one. A spec listed twice plays under two labels (`mcts`, `mcts#2`); see
+    /// [`RoundRobin::entrants`].
     pub agents: Vec<String>,
     /// Games per pairing (default [`DEFAULT_GAMES`], at most [`MAX_GAMES`]).
     #[serde(default = "default_games", deserialize_with = "games_in_range")]
@@ -180,32 +182,15 @@ impl RoundRobin {
         self
     }
 
-    /// The agents' specs in canonical form (as [`AgentSpec`] prints them: trimmed, no
-    /// spaces), which is how records name them.
+    /// The entrants, parsed and labelled by the rules of [`crate::entrant`]: an agent
+    /// listed twice plays under the labels `spec` and `spec#2`, and `label=spec` gives a
+    /// label explicitly. Records and standings name agents by these labels.
     ///
     /// # Errors
-    /// [`ArenaError::Spec`] for a malformed spec; [`ArenaError::Config`] when the list is
-    /// empty or names an agent twice.
-    pub fn canonical_agents(&self) -> Result<Vec<String>, ArenaError> {
-        if self.agents.is_empty() {
-            return Err(ArenaError::Config("no agents given".into()));
-        }
-        let mut out: Vec<String> = Vec::with_capacity(self.agents.len());
-        for a in &self.agents {
-            let spec: AgentSpec = a.parse().map_err(|source| ArenaError::Spec {
-                spec: a.clone(),
-                source,
-            })?;
-            let canonical = spec.to_string();
-            if out.contains(&canonical) {
-                return Err(ArenaError::Config(format!(
-                    "agent {canonical:?} is listed twice; results are kept per spec, so list \
-                     each agent once"
-                )));
-            }
-            out.push(canonical);
-        }
-        Ok(out)
+    /// [`ArenaError::Entrant`] when the list is empty, an entrant does not parse or two
+    /// explicit labels are equal.
+    pub fn entrants(&self) -> Result<Vec<Entrant>, ArenaError> {
+        Ok(Entrant::list(&self.agents)?)
     }
 
     /// Checks the numbers of the configuration: games per pairing at most [`MAX_GAMES`],
@@ -279,14 +264,16 @@ impl RoundRobin {
     /// Plays every scheduled game not already in the records file and returns all results.
     ///
     /// Before any game is played, every spec is built once (so a typo fails at once) and an
-    /// existing records file is checked: its complete records must belong to this
-    /// configuration (same game and variant, same agents in the same seats, same seeds,
-    /// same turn limit, scheduled indices); they are kept and not replayed. A partial last
-    /// line is cut off. Each game played is appended to the file as soon as it ends.
+    /// existing records file is opened through the run's [`Journal`]
+    /// ([`RoundRobin::journal`]): its complete records must belong to this configuration
+    /// (same game and variant, same entrants in the same seats, same seeds, same turn
+    /// limit, scheduled indices); they are kept and not replayed. A partial last line is
+    /// cut off. Each game played is appended to the file as soon as it ends.
     ///
     /// # Errors
-    /// [`ArenaError::Spec`] for a spec that does not build; [`ArenaError::Config`] for an
-    /// empty or repeated agent list or a thread pool that cannot start;
+    /// [`ArenaError::Spec`] for a spec that does not build; [`ArenaError::Entrant`] for an
+    /// empty agent list, an entrant that does not parse or a label given twice;
+    /// [`ArenaError::Config`] for a thread pool that cannot start;
     /// [`ArenaError::Mismatch`] when the records file belongs to another configuration;
     /// [`ArenaError::Io`] / [`ArenaError::BadRecord`] for file trouble. Games finished
     /// before an error stay in the file.
@@ -295,168 +282,67 @@ impl RoundRobin {
         game: &G,
         registry: &AgentRegistry<G>,
     ) -> Result<TournamentResult, ArenaError> {
-        let facts = game.facts();
-        self.check_numbers()?;
-        let agents = self.canonical_agents()?;
-        for spec in &agents {
-            registry
-                .validate(game, spec)
-                .map_err(|source| ArenaError::Spec {
-                    spec: spec.clone(),
-                    source,
-                })?;
-        }
-        let turn_limit = self
-            .turn_limit
-            .or(facts.max_turns)
-            .unwrap_or(DEFAULT_TURN_LIMIT);
-        let setup = setup_fingerprint(&game.format_state(&game.initial_state()));
-        // The schedule is made game by game (a count of games allocates nothing).
-        let players = facts.players;
-        let groups = self.groups(players);
-        let total = groups.len().checked_mul(self.games).ok_or_else(|| {
-            ArenaError::Config(format!(
-                "{} pairings x {} games is too many games",
-                groups.len(),
-                self.games
-            ))
-        })?;
-        let game_at = |k: usize| -> ScheduledGame {
-            let (pairing, index) = (k / self.games, k % self.games);
-            self.scheduled(pairing, index, &groups[pairing], players)
-        };
-        let seat_specs = |g: &ScheduledGame| -> Vec<String> {
-            g.seats.iter().map(|&i| agents[i].clone()).collect()
-        };
-
-        // Resume: lock the file (a second run on it is refused here, before it reads or
-        // writes anything), read it and check that it belongs to this configuration
-        // before touching it (preparing the log cuts off a partial last line).
-        let (log, mut done) = match &self.out {
-            Some(path) => {
-                let log = RecordLog::lock(path)?;
-                let existing = log.read()?;
-                let mut done: BTreeMap<(usize, usize), GameRecord> = BTreeMap::new();
-                for (n, r) in existing.into_iter().enumerate() {
-                    let expected = (r.pairing < groups.len() && r.index < self.games)
-                        .then(|| self.scheduled(r.pairing, r.index, &groups[r.pairing], players));
-                    check_record(
-                        path,
-                        n + 1,
-                        &r,
-                        &facts.name,
-                        &setup,
-                        turn_limit,
-                        expected.as_ref().map(|g| (g, seat_specs(g))),
-                        self,
-                    )?;
-                    if let Some(first) = done.get(&(r.pairing, r.index)) {
-                        // The same game written twice (by two runs before files were
-                        // locked): keep the first copy when they agree.
-                        if first.without_timing() == r.without_timing() {
-                            continue;
-                        }
-                        return Err(ArenaError::Mismatch {
-                            path: path.clone(),
-                            detail: format!(
-                                "record {} repeats game {} of pairing {}",
-                                n + 1,
-                                r.index,
-                                r.pairing
-                            ),
-                        });
-                    }
-                    done.insert((r.pairing, r.index), r);
-                }
-                log.prepare()?;
-                (Some(log), done)
-            }
-            None => (None, BTreeMap::new()),
-        };
-        let resumed = done.len();
-        let is_due = |g: &ScheduledGame| !done.contains_key(&(g.pairing, g.index));
-
-        let interactive = agents.iter().any(|a| {
-            a.parse::<AgentSpec>()
-                .is_ok_and(|s| registry.is_interactive(&s.name))
-        });
+        let journal = self.journal(game, registry)?;
+        let due = journal.due();
+        let prepared = &journal.prepared().clone();
+        let interactive = prepared
+            .entrants
+            .iter()
+            .any(|e| registry.is_interactive(&e.spec.name));
         let progress = Progress::new(
-            total,
-            resumed,
+            journal.total(),
+            journal.recorded(),
             self.quiet || interactive,
-            &agents,
-            done.values(),
+            &prepared.labels,
+            journal.records(),
         );
-        let play_one = |g: &ScheduledGame| -> Result<GameRecord, ArenaError> {
-            let record = play_scheduled(
-                game,
-                registry,
-                &facts.name,
-                &setup,
-                turn_limit,
-                g,
-                seat_specs(g),
-            )?;
-            if let Some(log) = &log {
-                log.append(&record)?;
-            }
+        let journal = Mutex::new(journal);
+        let play_one = |k: &usize| -> Result<(), ArenaError> {
+            let record = play_scheduled(game, registry, prepared, &prepared.game_at(self, *k))?;
             progress.finished(&record);
-            Ok(record)
+            journal
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .add(vec![record])?;
+            Ok(())
         };
         let threads = if interactive {
             1
         } else {
             self.threads.unwrap_or(0)
         };
-        let played: Result<Vec<GameRecord>, ArenaError> = if threads == 1 {
-            (0..total)
-                .map(game_at)
-                .filter(|g| is_due(g))
-                .map(|g| play_one(&g))
-                .collect()
+        let played: Result<(), ArenaError> = if threads == 1 {
+            due.iter().try_for_each(play_one)
         } else {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()
                 .map_err(|e| ArenaError::Config(format!("cannot start the thread pool: {e}")))?;
-            pool.install(|| {
-                (0..total)
-                    .into_par_iter()
-                    .map(game_at)
-                    .filter(|g| is_due(g))
-                    .map(|g| play_one(&g))
-                    .collect()
-            })
+            pool.install(|| due.par_iter().try_for_each(play_one))
         };
         progress.finish();
-        let played = played?;
-        let played_count = played.len();
-        for r in played {
-            done.insert((r.pairing, r.index), r);
-        }
-        let records: Vec<GameRecord> = done.into_values().collect();
-        let mut result = TournamentResult::from_records(&facts.name, agents, records);
-        result.played = played_count;
-        result.resumed = resumed;
-        Ok(result)
+        played?;
+        Ok(journal
+            .into_inner()
+            .unwrap_or_else(|p| p.into_inner())
+            .result())
     }
 }
 
-/// Plays the scheduled game `g` with the agents `specs` in its seats (each built with the
-/// seed `derive_seed(g.seed, seat)`) and returns its record. Every run of a schedule, on
-/// this machine ([`RoundRobin::run`]) or in chunks elsewhere ([`super::chunks`]), plays
-/// its games through here, so the same seed gives the same record wherever it ran.
+/// Plays the scheduled game `g` of the prepared configuration `p` (each seat's agent
+/// built with the seed `derive_seed(g.seed, seat)`) and returns its record. Every run of a
+/// schedule, on this machine ([`RoundRobin::run`]) or in chunks elsewhere
+/// ([`super::chunks`]), plays its games through here, so the same seed gives the same
+/// record wherever it ran.
 pub(super) fn play_scheduled<G: Game>(
     game: &G,
     registry: &AgentRegistry<G>,
-    name: &str,
-    setup: &str,
-    turn_limit: usize,
+    p: &Prepared,
     g: &ScheduledGame,
-    specs: Vec<String>,
 ) -> Result<GameRecord, ArenaError> {
-    let mut seats = Vec::with_capacity(specs.len());
-    for (seat, spec) in specs.iter().enumerate() {
+    let mut seats = Vec::with_capacity(g.seats.len());
+    for (seat, &i) in g.seats.iter().enumerate() {
+        let spec = &p.specs[i];
         let agent = registry
             .build(game, spec, derive_seed(g.seed, seat as u64))
             .map_err(|source| ArenaError::Spec {
@@ -465,10 +351,20 @@ pub(super) fn play_scheduled<G: Game>(
             })?;
         seats.push(agent);
     }
-    let played = play_game(game, &mut seats, turn_limit)?;
+    let played = play_game(game, &mut seats, p.turn_limit)?;
+    let labels = g.seats.iter().map(|&i| p.labels[i].clone()).collect();
+    let specs = g.seats.iter().map(|&i| p.specs[i].clone()).collect();
     Ok(GameRecord::new(
-        name, setup, g.pairing, g.index, g.seed, specs, turn_limit, played,
-    ))
+        &p.game,
+        &p.setup,
+        g.pairing,
+        g.index,
+        g.seed,
+        labels,
+        p.turn_limit,
+        played,
+    )
+    .with_specs(specs))
 }
 
 /// All `k`-subsets of `0..n`, each sorted, in colexicographic order (by largest element,
@@ -501,47 +397,58 @@ fn combinations_colex(n: usize, k: usize) -> Vec<Vec<usize>> {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Checks that the record on line `n` of `path` (the `n`th record of a chunk, for records
+/// sent back by workers) belongs to the configuration `cfg` prepared as `p`:
+/// same game and variant, scheduled, the same entrants (labels and specs) in its seats, the
+/// same seed and turn limit.
 pub(super) fn check_record(
     path: &Path,
     n: usize,
     r: &GameRecord,
-    game: &str,
-    setup: &str,
-    turn_limit: usize,
-    expected: Option<(&ScheduledGame, Vec<String>)>,
+    p: &Prepared,
     cfg: &RoundRobin,
 ) -> Result<(), ArenaError> {
     let mismatch = |detail: String| ArenaError::Mismatch {
         path: path.to_path_buf(),
         detail: format!(
-            "record {n} (game {} of pairing {}): {detail}",
+            "line {n} (game {} of pairing {}): {detail}",
             r.index, r.pairing
         ),
     };
-    if r.game != game {
+    let game = &p.game;
+    if &r.game != game {
         return Err(mismatch(format!(
             "it is a game of {:?}, not {game:?}",
             r.game
         )));
     }
-    if r.setup != setup {
+    if r.setup != p.setup {
         return Err(mismatch(format!(
             "it starts from another variant of {game} (setup {} here, {} in the file)",
-            setup, r.setup
+            p.setup, r.setup
         )));
     }
-    let Some((g, specs)) = expected else {
+    if r.pairing >= p.groups.len() || r.index >= cfg.games {
         return Err(mismatch(format!(
             "this configuration ({} agents, {} games per pairing) does not schedule it",
             cfg.agents.len(),
             cfg.games
         )));
-    };
-    if r.seats != specs {
+    }
+    let g = cfg.scheduled(r.pairing, r.index, &p.groups[r.pairing], p.players);
+    let labels: Vec<&String> = g.seats.iter().map(|&i| &p.labels[i]).collect();
+    if r.seats.iter().collect::<Vec<_>>() != labels {
         return Err(mismatch(format!(
             "its seats are {:?}, this configuration puts {:?} there",
-            r.seats, specs
+            r.seats, labels
+        )));
+    }
+    let specs: Vec<&String> = g.seats.iter().map(|&i| &p.specs[i]).collect();
+    if r.seat_specs().iter().collect::<Vec<_>>() != specs {
+        return Err(mismatch(format!(
+            "its seats play {:?}, this configuration plays {:?} there",
+            r.seat_specs(),
+            specs
         )));
     }
     if r.seed != g.seed {
@@ -550,10 +457,10 @@ pub(super) fn check_record(
             r.seed, g.seed
         )));
     }
-    if r.turn_limit != turn_limit {
+    if r.turn_limit != p.turn_limit {
         return Err(mismatch(format!(
-            "it was played with turn limit {}, this configuration has {turn_limit}",
-            r.turn_limit
+            "it was played with turn limit {}, this configuration has {}",
+            r.turn_limit, p.turn_limit
         )));
     }
     Ok(())
@@ -645,7 +552,8 @@ impl Progress {
 pub struct TournamentResult {
     /// The game's short name.
     pub game: String,
-    /// The agents' specs in canonical form, in the order given.
+    /// The entrants' labels, in the order given (a label is the canonical spec unless one
+    /// was given or the spec is listed twice).
     pub agents: Vec<String>,
     /// Every finished game (read back or played now), ordered by pairing and index.
     pub records: Vec<GameRecord>,

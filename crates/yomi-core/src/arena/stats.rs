@@ -204,7 +204,7 @@ pub fn elo_estimate(score: &Estimate) -> Estimate {
 /// One agent's line in the [`Standings`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Standing {
-    /// The agent's spec.
+    /// The agent's label (see [`crate::entrant`]).
     pub agent: String,
     /// Its results, one per seat it held (in a two-player game, one per game).
     pub wdl: Wdl,

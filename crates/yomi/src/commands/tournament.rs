@@ -60,10 +60,13 @@ impl GameCommand for Run {
         } = self;
         // A spec that does not build is an error in the file (exit code 1), not a usage
         // error; the message names the spec and lists what is accepted.
-        for spec in &config.agents {
+        let entrants = config
+            .entrants()
+            .with_context(|| format!("{origin}, agents"))?;
+        for e in &entrants {
             registry
-                .validate(&game, spec)
-                .with_context(|| format!("{origin}, agents"))?;
+                .validate(&game, &e.spec_text())
+                .with_context(|| format!("{origin}, agents, {}", e.label))?;
         }
         let k = config.agents.len();
         let players = game.facts().players;
