@@ -180,6 +180,12 @@ def test_othello_accuracy_over_the_cluster_gives_the_single_process_records(clus
     journal = yomi._yomi.AccuracyJournal(str(path), "{}")
     assert journal.due() == []
     journal.close()
+    # The command line: a finished run reports and rewrites the report; bad flags are errors.
+    assert yomi.ray.main(["othello-accuracy", str(path), "--chunk-size", "3"]) == 0
+    assert "python -m yomi.ray othello-accuracy" in (tmp_path / "ray.md").read_text()
+    assert yomi.ray.main(["othello-accuracy", str(path), "--playouts", "0"]) == 1
+    with pytest.raises(ValueError, match="chunk_size"):
+        yomi.ray.run_othello_accuracy(path, chunk_size=0)
 
 
 def learn_file(tmp_path, repo_root, name):

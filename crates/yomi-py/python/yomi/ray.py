@@ -105,6 +105,10 @@ def _drive(
     new. Raises after the loop when chunks failed for good (what arrived is kept)."""
     import ray
 
+    if chunk_size is not None and chunk_size < 1:
+        raise ValueError(f"chunk_size {chunk_size}: expected at least 1")
+    if threads_per_task < 1:
+        raise ValueError(f"threads_per_task {threads_per_task}: expected at least 1")
     due = journal.due()
     if not due:
         return 0
@@ -113,8 +117,6 @@ def _drive(
     if chunk_size is None:
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
         chunk_size = max(1, math.ceil(len(due) / (4 * cpus)))
-    if chunk_size < 1:
-        raise ValueError(f"chunk_size {chunk_size}: expected at least 1")
     remote = _remote().options(num_cpus=threads_per_task, max_retries=max_retries)
     chunks = {}
     for i in range(0, len(due), chunk_size):
