@@ -31,13 +31,18 @@
 //! Paths are relative to the directory the command runs in. Every stage resumes: the data
 //! file and the training curves as described in their modules, and the matches from their
 //! JSONL records (`matches-<play>.jsonl`, core's arena).
+//!
+//! The matches can also run in chunks on other machines: [`MatchPlan`] numbers every game of
+//! every play method, plays any of them without writing a file, and opens the
+//! [`MatchJournal`] that owns the records files (the Python package's Ray runner,
+//! `python -m yomi.ray learn-matches FILE`, writes the same files as `yomi learn experiment`).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use yomi_core::arena::{RoundRobin, TableFormat, TournamentResult};
+use yomi_core::arena::{GameRecord, Journal, RoundRobin, TableFormat, TournamentResult};
 use yomi_core::registry::AgentRegistry;
 
 use crate::agents::{register_policy_agent, PlayMethod};
@@ -45,7 +50,7 @@ use crate::algorithms::Method;
 use crate::data::DataConfig;
 use crate::error::LearnError;
 use crate::features::FeatureGame;
-use crate::train::{final_policy, Curve, TrainConfig};
+use crate::train::{final_policy, read_curve, Curve, TrainConfig};
 
 /// An experiment file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -173,20 +178,47 @@ pub fn spec(w: &str, play: PlayMethod, sims: u32) -> String {
     format!("policy:w={w},play={play},sims={sims}")
 }
 
-/// Loads the trained policies and runs the round robin of each play method.
+/// The `[matches]` table, or an error saying there is none.
+fn match_config(exp: &Experiment) -> Result<&MatchConfig, LearnError> {
+    exp.matches
+        .as_ref()
+        .ok_or_else(|| LearnError::Config("the experiment has no [matches] table".into()))
+}
+
+/// The round robins of the matches stage, one per play method: AL, SB, AL+SB and UR,
+/// recorded in `matches-<play>.jsonl` of the training directory (`[train] out`).
 ///
 /// # Errors
-/// Missing weights, arena errors.
-pub fn run_matches<G: FeatureGame>(
-    game: &G,
-    game_name: &str,
+/// [`LearnError::Config`] when the experiment has no `[matches]` table.
+pub fn match_round_robins(
     exp: &Experiment,
     quiet: bool,
-) -> Result<Vec<PlayResult>, LearnError> {
-    let m = exp
-        .matches
-        .as_ref()
-        .ok_or_else(|| LearnError::Config("the experiment has no [matches] table".into()))?;
+) -> Result<Vec<(PlayMethod, RoundRobin)>, LearnError> {
+    let m = match_config(exp)?;
+    Ok(m.plays
+        .iter()
+        .map(|&play| {
+            let agents: Vec<String> = PLAYERS.iter().map(|w| spec(w, play, m.sims)).collect();
+            let mut rr = RoundRobin::new(agents)
+                .games(m.games)
+                .seed(m.seed)
+                .quiet(quiet)
+                .out(exp.train.out.join(format!("matches-{play}.jsonl")));
+            rr.threads = m.threads;
+            (play, rr)
+        })
+        .collect())
+}
+
+/// The agents of the matches: `policy:w=...` with the final trained weights of AL, SB and
+/// AL+SB from the training directory (and `uniform`).
+///
+/// # Errors
+/// Missing or malformed weights ([`final_policy`]).
+pub fn match_registry<G: FeatureGame>(
+    exp: &Experiment,
+    game_name: &str,
+) -> Result<AgentRegistry<G>, LearnError> {
     let mut policies = Vec::new();
     for method in Method::ALL {
         let p = final_policy(&exp.train.out, method, game_name)?;
@@ -194,19 +226,12 @@ pub fn run_matches<G: FeatureGame>(
     }
     let mut registry = AgentRegistry::<G>::empty();
     register_policy_agent(&mut registry, policies);
-    let mut out = Vec::new();
-    for &play in &m.plays {
-        let agents: Vec<String> = PLAYERS.iter().map(|w| spec(w, play, m.sims)).collect();
-        let mut rr = RoundRobin::new(agents.clone())
-            .games(m.games)
-            .seed(m.seed)
-            .quiet(quiet)
-            .out(exp.train.out.join(format!("matches-{play}.jsonl")));
-        rr.threads = m.threads;
-        if !quiet {
-            eprintln!("round robin, play={play}: {} games per pairing", m.games);
-        }
-        let result = rr.run(game, &registry)?;
+    Ok(registry)
+}
+
+impl PlayResult {
+    /// The totals of one play method's round robin.
+    pub fn new(play: PlayMethod, result: TournamentResult) -> Self {
         let mut totals = [0.0; 4];
         let mut games_each = [0usize; 4];
         for r in &result.records {
@@ -217,14 +242,229 @@ pub fn run_matches<G: FeatureGame>(
                 }
             }
         }
-        out.push(PlayResult {
+        PlayResult {
             play,
             totals,
             games_each,
             result,
-        });
+        }
+    }
+}
+
+/// Loads the trained policies and runs the round robin of each play method.
+///
+/// # Errors
+/// Missing weights, arena errors.
+pub fn run_matches<G: FeatureGame>(
+    game: &G,
+    game_name: &str,
+    exp: &Experiment,
+    quiet: bool,
+) -> Result<Vec<PlayResult>, LearnError> {
+    let m = match_config(exp)?;
+    let registry = match_registry(exp, game_name)?;
+    let mut out = Vec::new();
+    for (play, rr) in match_round_robins(exp, quiet)? {
+        if !quiet {
+            eprintln!("round robin, play={play}: {} games per pairing", m.games);
+        }
+        let result = rr.run(game, &registry)?;
+        out.push(PlayResult::new(play, result));
     }
     Ok(out)
+}
+
+/// The matches stage run in chunks elsewhere (the Python package's Ray runner): the games
+/// of every play method's round robin numbered one after another (play method `p`'s game
+/// at schedule position `k` is item `offset(p) + k`), so a work item is one number.
+pub struct MatchPlan<G: FeatureGame> {
+    game: G,
+    registry: AgentRegistry<G>,
+    plays: Vec<(PlayMethod, RoundRobin)>,
+    offsets: Vec<usize>,
+    total: usize,
+}
+
+impl<G: FeatureGame> MatchPlan<G> {
+    /// The plan of `exp`'s matches on `game` (named `game_name` in the weights files),
+    /// with the trained policies loaded. Writes nothing.
+    ///
+    /// # Errors
+    /// No `[matches]` table, missing weights, arena configuration errors.
+    pub fn new(game: G, game_name: &str, exp: &Experiment) -> Result<Self, LearnError> {
+        let registry = match_registry(exp, game_name)?;
+        let plays = match_round_robins(exp, true)?;
+        let mut offsets = Vec::new();
+        let mut total = 0usize;
+        for (_, rr) in &plays {
+            offsets.push(total);
+            let mut in_memory = rr.clone();
+            in_memory.out = None;
+            total += in_memory.journal(&game, &registry)?.total();
+        }
+        Ok(MatchPlan {
+            game,
+            registry,
+            plays,
+            offsets,
+            total,
+        })
+    }
+
+    /// Games of every play method together.
+    pub fn total(&self) -> usize {
+        self.total
+    }
+
+    /// (play method index, schedule position) of item `item`.
+    fn locate(&self, item: usize) -> Result<(usize, usize), LearnError> {
+        if item >= self.total {
+            return Err(LearnError::Config(format!(
+                "game {item} is not in the matches (they have {} games)",
+                self.total
+            )));
+        }
+        let p = self.offsets.partition_point(|&o| o <= item) - 1;
+        Ok((p, item - self.offsets[p]))
+    }
+
+    /// Plays the games `items` (each play method's games on its round robin's threads, as
+    /// [`RoundRobin::play_chunk`]) and returns their records in the order given; writes no
+    /// file.
+    ///
+    /// # Errors
+    /// An item outside the matches; arena errors.
+    pub fn play(&self, items: &[usize]) -> Result<Vec<GameRecord>, LearnError> {
+        let mut located = Vec::with_capacity(items.len());
+        for &item in items {
+            located.push(self.locate(item)?);
+        }
+        let mut records: Vec<Option<GameRecord>> = vec![None; items.len()];
+        for (p, (_, rr)) in self.plays.iter().enumerate() {
+            let (places, positions): (Vec<usize>, Vec<usize>) = located
+                .iter()
+                .enumerate()
+                .filter(|(_, (q, _))| *q == p)
+                .map(|(i, (_, k))| (i, *k))
+                .unzip();
+            if positions.is_empty() {
+                continue;
+            }
+            let played = rr.play_chunk(&self.game, &self.registry, &positions)?;
+            for (i, r) in places.into_iter().zip(played) {
+                records[i] = Some(r);
+            }
+        }
+        Ok(records.into_iter().flatten().collect())
+    }
+
+    /// Opens the journal of every play method's records file (locked; checked as a
+    /// resumed run checks it).
+    ///
+    /// # Errors
+    /// A locked file, a file of another configuration, I/O errors.
+    pub fn journal(&self) -> Result<MatchJournal, LearnError> {
+        let mut journals = Vec::new();
+        for (play, rr) in &self.plays {
+            journals.push((*play, rr.journal(&self.game, &self.registry)?));
+        }
+        Ok(MatchJournal {
+            journals,
+            offsets: self.offsets.clone(),
+        })
+    }
+}
+
+/// The records files of the matches stage, owned by one process (see [`MatchPlan`]).
+/// Holds the files' locks until dropped.
+pub struct MatchJournal {
+    journals: Vec<(PlayMethod, Journal)>,
+    offsets: Vec<usize>,
+}
+
+impl MatchJournal {
+    /// Games of every play method together.
+    pub fn total(&self) -> usize {
+        self.journals.iter().map(|(_, j)| j.total()).sum()
+    }
+
+    /// Games recorded so far.
+    pub fn recorded(&self) -> usize {
+        self.journals.iter().map(|(_, j)| j.recorded()).sum()
+    }
+
+    /// Records skipped because their game was already recorded.
+    pub fn duplicates(&self) -> usize {
+        self.journals.iter().map(|(_, j)| j.duplicates()).sum()
+    }
+
+    /// The items (see [`MatchPlan`]) not yet recorded, ascending.
+    pub fn due(&self) -> Vec<usize> {
+        self.journals
+            .iter()
+            .zip(&self.offsets)
+            .flat_map(|((_, j), &o)| j.due().into_iter().map(move |k| o + k))
+            .collect()
+    }
+
+    /// Adds the records of `items` (in the same order, as [`MatchPlan::play`] returns them)
+    /// to their play method's file; returns how many were new.
+    ///
+    /// # Errors
+    /// [`LearnError::Config`] when the lengths differ or an item is outside the matches;
+    /// the journal's errors ([`Journal::add`]) for a record that is not the item's game.
+    pub fn add(&mut self, items: &[usize], records: Vec<GameRecord>) -> Result<usize, LearnError> {
+        if items.len() != records.len() {
+            return Err(LearnError::Config(format!(
+                "{} records for {} games",
+                records.len(),
+                items.len()
+            )));
+        }
+        let total = self.total();
+        let mut by_play: Vec<Vec<GameRecord>> = vec![Vec::new(); self.journals.len()];
+        for (&item, r) in items.iter().zip(records) {
+            if item >= total {
+                return Err(LearnError::Config(format!(
+                    "game {item} is not in the matches (they have {total} games)"
+                )));
+            }
+            let p = self.offsets.partition_point(|&o| o <= item) - 1;
+            by_play[p].push(r);
+        }
+        let mut added = 0;
+        for ((_, journal), records) in self.journals.iter_mut().zip(by_play) {
+            if !records.is_empty() {
+                added += journal.add(records)?;
+            }
+        }
+        Ok(added)
+    }
+
+    /// Each play method's result over the games recorded so far.
+    pub fn results(&self) -> Vec<PlayResult> {
+        self.journals
+            .iter()
+            .map(|(play, j)| PlayResult::new(*play, j.result()))
+            .collect()
+    }
+}
+
+/// The training curves as recorded in the training directory (for [`report`] without
+/// training again).
+///
+/// # Errors
+/// A malformed curve file.
+pub fn recorded_curves(exp: &Experiment) -> Result<Vec<Curve>, LearnError> {
+    Method::ALL
+        .into_iter()
+        .map(|method| {
+            Ok(Curve {
+                method,
+                points: read_curve(&exp.train.out, method)?,
+            })
+        })
+        .collect()
 }
 
 /// The report: training summary and table 3 with the paper's numbers, as Markdown.

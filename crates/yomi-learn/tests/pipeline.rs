@@ -5,7 +5,9 @@ use std::io::Write;
 
 use yomi_core::testing::Nim;
 use yomi_learn::data::{decode, generate, read_data, DataConfig};
-use yomi_learn::experiment::{report, run_matches, Experiment};
+use yomi_learn::experiment::{
+    recorded_curves, report, run_matches, Experiment, MatchPlan, PlayResult,
+};
 use yomi_learn::train::{read_curve, train};
 use yomi_learn::{LearnError, Method};
 
@@ -128,6 +130,54 @@ fn data_train_matches_report_and_resume() {
     let again = run_matches(&game, "nim", &exp3, true).unwrap();
     assert_eq!(again[0].result.played, 0);
     assert_eq!(again[0].totals, plays[0].totals);
+
+    // The matches in chunks, as the Ray runner plays them, into other files: the same
+    // games (timings aside) and the same totals.
+    let mut chunked = exp3.clone();
+    chunked.train.out = dir.path().join("chunked");
+    std::fs::create_dir_all(&chunked.train.out).unwrap();
+    for f in std::fs::read_dir(&exp3.train.out).unwrap() {
+        let f = f.unwrap().path();
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        if name.ends_with(".csv") || name.ends_with(".weights.json") {
+            std::fs::copy(&f, chunked.train.out.join(&name)).unwrap();
+        }
+    }
+    let plan = MatchPlan::new(game, "nim", &chunked).unwrap();
+    let mut journal = plan.journal().unwrap();
+    assert_eq!(plan.total(), 3 * 6 * 4);
+    let due = journal.due();
+    let mut chunks: Vec<&[usize]> = due.chunks(7).collect();
+    chunks.reverse();
+    for chunk in &chunks {
+        let records = plan.play(chunk).unwrap();
+        assert_eq!(journal.add(chunk, records).unwrap(), chunk.len());
+    }
+    let twice = plan.play(chunks[0]).unwrap();
+    assert_eq!(journal.add(chunks[0], twice).unwrap(), 0);
+    assert!(journal.due().is_empty());
+    assert!(plan.play(&[plan.total()]).is_err());
+    let results = journal.results();
+    drop(journal);
+    let strip = |r: &PlayResult| {
+        let mut v: Vec<_> = r
+            .result
+            .records
+            .iter()
+            .map(|g| g.without_timing())
+            .collect();
+        v.sort_by_key(|g| (g.pairing, g.index));
+        v
+    };
+    for (a, b) in results.iter().zip(&plays) {
+        assert_eq!(a.play, b.play);
+        assert_eq!(strip(a), strip(b));
+        assert_eq!(a.totals, b.totals);
+    }
+    // The chunked files resume like a single run's.
+    let resumed = run_matches(&game, "nim", &chunked, true).unwrap();
+    assert!(resumed.iter().all(|p| p.result.played == 0));
+    assert_eq!(recorded_curves(&exp3).unwrap(), curves3);
 }
 
 #[test]

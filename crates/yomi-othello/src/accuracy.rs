@@ -18,6 +18,12 @@
 //! - **Records** ([`Record`], one JSON line per finished item) are appended as items finish;
 //!   a rerun skips the items already in the file (resume), and a partial last line left by
 //!   an interruption is cut off.
+//! - **Runs elsewhere**: [`AccuracyPlan`] numbers the items the same way in every process,
+//!   [`AccuracyPlan::play_items`] plays any of them without writing a file, and
+//!   [`AccuracyJournal`] (which [`run`] uses too) owns the records file: it locks it, lists
+//!   the items due and appends each item's record once. The Python package's Ray runner
+//!   (`python -m yomi.ray othello-accuracy FILE`) spreads the items over a cluster with
+//!   them, into the same file.
 //! - **Report** ([`report`]): markdown with one table per paper table (ours beside the
 //!   paper's numbers, [`PAPER`]), 95 % Wilson intervals, N per cell and the label kinds.
 //!
@@ -413,15 +419,375 @@ pub fn load_records(path: &Path) -> Result<Vec<Record>, AccuracyError> {
     Ok(out)
 }
 
-/// One item to run.
-struct Item<'a> {
-    variant: &'a Variant,
-    spec: String,
-    stage: u32,
-    playouts: u64,
-    index: usize,
-    position: &'a LabelledPosition,
-    seed: u64,
+/// One work item: a variant's search in one position at one playout budget. Items are
+/// numbered by their place in [`AccuracyPlan::items`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Item {
+    /// Index of the variant in the configuration.
+    pub variant: usize,
+    /// Index of the test set in the configuration.
+    pub set: usize,
+    /// Playouts per move.
+    pub playouts: u64,
+    /// 0-based index of the position in its set.
+    pub index: usize,
+    /// The full agent spec ([`agent_spec`]).
+    pub spec: String,
+    /// The search's seed ([`item_seed`]).
+    pub seed: u64,
+}
+
+/// What identifies an item's record: agent spec, S, position index, board and seed.
+type RecordKey = (String, u32, usize, String, u64);
+
+/// The experiment's items, in the order they are started: playouts → position → S →
+/// variant, so an interrupted run has about the same N in every cell of its smallest
+/// budget. Built the same way by the process that owns the records file and by every
+/// worker (a Ray task, a thread of [`run`]), which therefore agree on what item `k` is.
+pub struct AccuracyPlan {
+    cfg: AccuracyConfig,
+    sets: Vec<LoadedSet>,
+    items: Vec<Item>,
+    by_key: std::collections::HashMap<RecordKey, usize>,
+    registry: yomi_core::registry::AgentRegistry<Othello>,
+}
+
+impl AccuracyPlan {
+    /// Checks `cfg`, reads its test sets, checks every variant's agent spec and lists the
+    /// items.
+    ///
+    /// # Errors
+    /// Configuration, test-set and agent errors.
+    pub fn new(cfg: &AccuracyConfig) -> Result<Self, AccuracyError> {
+        cfg.check()?;
+        let sets = load_sets(cfg)?;
+        let registry = registry();
+        for v in &cfg.variants {
+            registry
+                .validate(&Othello, &agent_spec(v, cfg.playouts[0]))
+                .map_err(|source| AccuracyError::Agent {
+                    variant: v.name.clone(),
+                    source,
+                })?;
+        }
+        let mut playouts = cfg.playouts.clone();
+        playouts.sort_unstable();
+        playouts.dedup();
+        let max_positions = sets.iter().map(|s| s.positions.len()).max().unwrap_or(0);
+        let mut items = Vec::new();
+        let mut by_key = std::collections::HashMap::new();
+        for &n in &playouts {
+            for index in 0..max_positions {
+                for (s, set) in sets.iter().enumerate() {
+                    let Some(position) = set.positions.get(index) else {
+                        continue;
+                    };
+                    for (v, variant) in cfg.variants.iter().enumerate() {
+                        let spec = agent_spec(variant, n);
+                        let seed = item_seed(cfg.seed, &spec, set.stage, index);
+                        let key = (
+                            spec.clone(),
+                            set.stage,
+                            index,
+                            position.state.to_board_string(),
+                            seed,
+                        );
+                        by_key.insert(key, items.len());
+                        items.push(Item {
+                            variant: v,
+                            set: s,
+                            playouts: n,
+                            index,
+                            spec,
+                            seed,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(AccuracyPlan {
+            cfg: cfg.clone(),
+            sets,
+            items,
+            by_key,
+            registry,
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &AccuracyConfig {
+        &self.cfg
+    }
+
+    /// The test sets as loaded.
+    pub fn sets(&self) -> &[LoadedSet] {
+        &self.sets
+    }
+
+    /// Every item, in the order a run starts them.
+    pub fn items(&self) -> &[Item] {
+        &self.items
+    }
+
+    /// The item whose record `r` is, if it is one of this plan's.
+    pub fn item_of(&self, r: &Record) -> Option<usize> {
+        let k = *self.by_key.get(&r.key())?;
+        let item = &self.items[k];
+        let variant = &self.cfg.variants[item.variant];
+        (r.variant == variant.name && r.playouts == item.playouts).then_some(k)
+    }
+
+    /// Searches item `k`'s position and scores the chosen move.
+    ///
+    /// # Errors
+    /// [`AccuracyError::Config`] for an item outside the plan; agent errors.
+    pub fn play(&self, k: usize) -> Result<Record, AccuracyError> {
+        let item = self.items.get(k).ok_or_else(|| {
+            AccuracyError::Config(format!(
+                "item {k} is not in the experiment (it has {} items)",
+                self.items.len()
+            ))
+        })?;
+        let variant = &self.cfg.variants[item.variant];
+        let set = &self.sets[item.set];
+        let position = &set.positions[item.index];
+        let no_move = |message: String| AccuracyError::NoMove {
+            variant: variant.name.clone(),
+            stage: set.stage,
+            index: item.index,
+            message,
+        };
+        let mut agent = self
+            .registry
+            .build(&Othello, &item.spec, item.seed)
+            .map_err(|source| AccuracyError::Agent {
+                variant: variant.name.clone(),
+                source,
+            })?;
+        let state = &position.state;
+        let t = Instant::now();
+        let mv = agent
+            .select_move(&Othello, state, state.to_move())
+            .map_err(|e| no_move(e.to_string()))?;
+        let seconds = t.elapsed().as_secs_f64();
+        let value = position.value(mv).ok_or_else(|| {
+            no_move(format!(
+                "the chosen move {mv} is not listed in the test set"
+            ))
+        })?;
+        Ok(Record {
+            variant: variant.name.clone(),
+            agent: item.spec.clone(),
+            stage: set.stage,
+            playouts: item.playouts,
+            index: item.index,
+            board: state.to_board_string(),
+            label: position.kind.to_string(),
+            seed: item.seed,
+            chosen: mv.to_string(),
+            value,
+            outcome: Outcome::of(value),
+            seconds,
+        })
+    }
+
+    /// Plays the items `ks` (one search per thread, on the configuration's `threads`) and
+    /// returns their records in the order given; writes no file. A record does not depend
+    /// on where or with how many threads it was made (timings aside).
+    ///
+    /// # Errors
+    /// As [`AccuracyPlan::play`]; [`AccuracyError::Threads`].
+    pub fn play_items(&self, ks: &[usize]) -> Result<Vec<Record>, AccuracyError> {
+        thread_pool(self.cfg.threads)?.install(|| ks.par_iter().map(|&k| self.play(k)).collect())
+    }
+}
+
+fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, AccuracyError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| AccuracyError::Threads(e.to_string()))
+}
+
+/// The records file of a run, owned by one process: [`AccuracyJournal::open`] locks it (a
+/// second run on the same file is refused), cuts off a partial last line and notes which
+/// items it already holds; [`AccuracyJournal::due`] lists the rest; records made anywhere
+/// (threads of [`run`], Ray tasks) come back through [`AccuracyJournal::add`], which
+/// appends each item once. Safe to share between threads.
+pub struct AccuracyJournal {
+    plan: AccuracyPlan,
+    resumed: usize,
+    log: Mutex<JournalLog>,
+}
+
+struct JournalLog {
+    file: std::fs::File,
+    done: Vec<bool>,
+    recorded: usize,
+    duplicates: usize,
+}
+
+impl AccuracyJournal {
+    /// Opens the journal of `cfg`'s records file (see the type's documentation). Nothing
+    /// is created before the configuration, test sets and agents have been checked.
+    ///
+    /// # Errors
+    /// As [`AccuracyPlan::new`] and [`load_records`]; [`AccuracyError::Io`] when the file
+    /// cannot be created or another run holds it.
+    pub fn open(cfg: &AccuracyConfig) -> Result<Self, AccuracyError> {
+        let plan = AccuracyPlan::new(cfg)?;
+        let io = |path: &Path, source| AccuracyError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        if let Some(dir) = cfg.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+        }
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&cfg.out)
+            .map_err(|e| io(&cfg.out, e))?;
+        match fs4::fs_std::FileExt::try_lock_exclusive(&file) {
+            Ok(true) => {}
+            Ok(false) => {
+                return Err(io(
+                    &cfg.out,
+                    std::io::Error::new(
+                        std::io::ErrorKind::WouldBlock,
+                        "another run is writing this records file (it is locked); wait for \
+                         that run to finish or give another output file",
+                    ),
+                ))
+            }
+            Err(e) => return Err(io(&cfg.out, e)),
+        }
+        let mut done = vec![false; plan.items.len()];
+        for r in load_records(&cfg.out)? {
+            // Records of other settings (another seed, budget or variant) stay in the file
+            // and are not this run's.
+            if let Some(k) = plan.item_of(&r) {
+                done[k] = true;
+            }
+        }
+        let resumed = done.iter().filter(|d| **d).count();
+        Ok(AccuracyJournal {
+            plan,
+            resumed,
+            log: Mutex::new(JournalLog {
+                file,
+                done,
+                recorded: resumed,
+                duplicates: 0,
+            }),
+        })
+    }
+
+    /// The plan (items, sets, configuration).
+    pub fn plan(&self) -> &AccuracyPlan {
+        &self.plan
+    }
+
+    fn log(&self) -> std::sync::MutexGuard<'_, JournalLog> {
+        // A poisoned lock only means another thread panicked between two appends.
+        self.log.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Items of the plan.
+    pub fn total(&self) -> usize {
+        self.plan.items.len()
+    }
+
+    /// Items found in the file when it was opened.
+    pub fn resumed(&self) -> usize {
+        self.resumed
+    }
+
+    /// Items recorded so far.
+    pub fn recorded(&self) -> usize {
+        self.log().recorded
+    }
+
+    /// Records [`AccuracyJournal::add`] skipped because their item was already recorded.
+    pub fn duplicates(&self) -> usize {
+        self.log().duplicates
+    }
+
+    /// The items not yet recorded, in the order a run starts them.
+    pub fn due(&self) -> Vec<usize> {
+        let log = self.log();
+        (0..self.plan.items.len())
+            .filter(|&k| !log.done[k])
+            .collect()
+    }
+
+    /// Appends the records of items not yet recorded (one line each, written at once) and
+    /// returns how many were new; a record of an item already recorded is skipped.
+    ///
+    /// # Errors
+    /// [`AccuracyError::Records`] for a record that is not an item of this plan (then
+    /// nothing of `records` is written); [`AccuracyError::Io`] when writing fails.
+    pub fn add(&self, records: &[Record]) -> Result<usize, AccuracyError> {
+        let out = &self.plan.cfg.out;
+        let items = records
+            .iter()
+            .enumerate()
+            .map(|(n, r)| {
+                self.plan.item_of(r).ok_or_else(|| AccuracyError::Records {
+                    path: out.clone(),
+                    line: n + 1,
+                    message: format!(
+                        "a record of {} at S={} position {} (seed {}) is not an item of this \
+                         experiment",
+                        r.agent, r.stage, r.index, r.seed
+                    ),
+                })
+            })
+            .collect::<Result<Vec<usize>, _>>()?;
+        let mut log = self.log();
+        let mut added = 0;
+        for (r, k) in records.iter().zip(items) {
+            if log.done[k] {
+                log.duplicates += 1;
+                continue;
+            }
+            let mut line = serde_json::to_string(r).expect("records serialise to JSON");
+            line.push('\n');
+            log.file
+                .write_all(line.as_bytes())
+                .and_then(|()| log.file.flush())
+                .map_err(|source| AccuracyError::Io {
+                    path: out.clone(),
+                    source,
+                })?;
+            log.done[k] = true;
+            log.recorded += 1;
+            added += 1;
+        }
+        Ok(added)
+    }
+
+    /// Writes the report ([`report`]) of every matching record in the file to the
+    /// configuration's `report` and returns its text. `command` is printed in its header.
+    ///
+    /// # Errors
+    /// [`AccuracyError::Io`]; [`AccuracyError::Records`] for a malformed line.
+    pub fn write_report(&self, command: &str) -> Result<String, AccuracyError> {
+        let cfg = &self.plan.cfg;
+        let records = load_records(&cfg.out)?;
+        let text = report(cfg, &self.plan.sets, &records, command);
+        if let Some(dir) = cfg.report.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|source| AccuracyError::Io {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+        }
+        std::fs::write(&cfg.report, &text).map_err(|source| AccuracyError::Io {
+            path: cfg.report.clone(),
+            source,
+        })?;
+        Ok(text)
+    }
 }
 
 /// What [`run`] did.
@@ -435,9 +801,10 @@ pub struct RunSummary {
     pub ran: usize,
 }
 
-/// Runs the experiment: every item not yet in the records file, appending a record as each
-/// finishes, then writes the report (also when nothing was left to run). `progress` gets a
-/// line now and then.
+/// Runs the experiment on this machine: opens its [`AccuracyJournal`], plays every item
+/// still due on the configuration's threads, adding each record as it finishes, then
+/// writes the report (also when nothing was left to run). `progress` gets a line now and
+/// then.
 ///
 /// # Errors
 /// Configuration, test-set, records and agent errors (agent specs are checked before
@@ -447,58 +814,13 @@ pub fn run(
     command: &str,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<RunSummary, AccuracyError> {
-    cfg.check()?;
-    let sets = load_sets(cfg)?;
-    let reg = registry();
-    for v in &cfg.variants {
-        reg.validate(&Othello, &agent_spec(v, cfg.playouts[0]))
-            .map_err(|source| AccuracyError::Agent {
-                variant: v.name.clone(),
-                source,
-            })?;
-    }
-    let done: HashSet<_> = load_records(&cfg.out)?.iter().map(Record::key).collect();
-    let mut playouts = cfg.playouts.clone();
-    playouts.sort_unstable();
-    playouts.dedup();
-    let max_positions = sets.iter().map(|s| s.positions.len()).max().unwrap_or(0);
-    let mut items = Vec::new();
-    let mut summary = RunSummary::default();
-    for &n in &playouts {
-        for index in 0..max_positions {
-            for set in &sets {
-                let Some(position) = set.positions.get(index) else {
-                    continue;
-                };
-                for variant in &cfg.variants {
-                    let spec = agent_spec(variant, n);
-                    let seed = item_seed(cfg.seed, &spec, set.stage, index);
-                    summary.items += 1;
-                    let key = (
-                        spec.clone(),
-                        set.stage,
-                        index,
-                        position.state.to_board_string(),
-                        seed,
-                    );
-                    if done.contains(&key) {
-                        summary.resumed += 1;
-                        continue;
-                    }
-                    items.push(Item {
-                        variant,
-                        spec,
-                        stage: set.stage,
-                        playouts: n,
-                        index,
-                        position,
-                        seed,
-                    });
-                }
-            }
-        }
-    }
-    summary.ran = items.len();
+    let journal = AccuracyJournal::open(cfg)?;
+    let due = journal.due();
+    let summary = RunSummary {
+        items: journal.total(),
+        resumed: journal.resumed(),
+        ran: due.len(),
+    };
     progress(&format!(
         "othello accuracy: {} items, {} in {} already, {} to run",
         summary.items,
@@ -506,125 +828,40 @@ pub fn run(
         cfg.out.display(),
         summary.ran
     ));
-    if !items.is_empty() {
-        if let Some(dir) = cfg.out.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|source| AccuracyError::Io {
-                path: dir.to_path_buf(),
-                source,
-            })?;
-        }
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&cfg.out)
-            .map_err(|source| AccuracyError::Io {
-                path: cfg.out.clone(),
-                source,
-            })?;
-        let sink = Mutex::new(file);
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(cfg.threads)
-            .build()
-            .map_err(|e| AccuracyError::Threads(e.to_string()))?;
+    if !due.is_empty() {
+        let plan = journal.plan();
         let finished = AtomicUsize::new(0);
         let started = Instant::now();
         let last = Mutex::new(Instant::now());
-        let total = items.len();
-        pool.install(|| {
-            items
-                .into_iter()
+        let total = due.len();
+        thread_pool(cfg.threads)?.install(|| {
+            // `par_bridge` takes items about in order, which keeps the cells of an
+            // interrupted run even.
+            due.iter()
                 .par_bridge()
-                .try_for_each(|item| -> Result<(), AccuracyError> {
-                    let record = run_item(&reg, &item)?;
-                    let mut line =
-                        serde_json::to_string(&record).expect("records serialise to JSON");
-                    line.push('\n');
-                    {
-                        let mut f = sink.lock().unwrap_or_else(|e| e.into_inner());
-                        f.write_all(line.as_bytes())
-                            .map_err(|source| AccuracyError::Io {
-                                path: cfg.out.clone(),
-                                source,
-                            })?;
-                    }
-                    let k = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                .try_for_each(|&k| -> Result<(), AccuracyError> {
+                    let record = plan.play(k)?;
+                    journal.add(std::slice::from_ref(&record))?;
+                    let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
                     let mut l = last.lock().unwrap_or_else(|e| e.into_inner());
-                    if k == total || l.elapsed().as_secs_f64() >= 10.0 {
+                    if n == total || l.elapsed().as_secs_f64() >= 10.0 {
                         *l = Instant::now();
                         let el = started.elapsed().as_secs_f64();
                         progress(&format!(
-                            "othello accuracy: {k}/{total} items ({:.0} s, about {:.0} s left; last: {} S={} #{})",
+                            "othello accuracy: {n}/{total} items ({:.0} s, about {:.0} s left; last: {} S={} #{})",
                             el,
-                            el / k as f64 * (total - k) as f64,
-                            item.spec,
-                            item.stage,
-                            item.index
+                            el / n as f64 * (total - n) as f64,
+                            record.agent,
+                            record.stage,
+                            record.index
                         ));
                     }
                     Ok(())
                 })
         })?;
     }
-    let records = load_records(&cfg.out)?;
-    let text = report(cfg, &sets, &records, command);
-    if let Some(dir) = cfg.report.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|source| AccuracyError::Io {
-            path: dir.to_path_buf(),
-            source,
-        })?;
-    }
-    std::fs::write(&cfg.report, text).map_err(|source| AccuracyError::Io {
-        path: cfg.report.clone(),
-        source,
-    })?;
+    journal.write_report(command)?;
     Ok(summary)
-}
-
-/// Searches one item's position and scores the chosen move.
-fn run_item(
-    reg: &yomi_core::registry::AgentRegistry<Othello>,
-    item: &Item<'_>,
-) -> Result<Record, AccuracyError> {
-    let mut agent = reg
-        .build(&Othello, &item.spec, item.seed)
-        .map_err(|source| AccuracyError::Agent {
-            variant: item.variant.name.clone(),
-            source,
-        })?;
-    let state = &item.position.state;
-    let t = Instant::now();
-    let mv = agent
-        .select_move(&Othello, state, state.to_move())
-        .map_err(|e| AccuracyError::NoMove {
-            variant: item.variant.name.clone(),
-            stage: item.stage,
-            index: item.index,
-            message: e.to_string(),
-        })?;
-    let seconds = t.elapsed().as_secs_f64();
-    let value = item
-        .position
-        .value(mv)
-        .ok_or_else(|| AccuracyError::NoMove {
-            variant: item.variant.name.clone(),
-            stage: item.stage,
-            index: item.index,
-            message: format!("the chosen move {mv} is not listed in the test set"),
-        })?;
-    Ok(Record {
-        variant: item.variant.name.clone(),
-        agent: item.spec.clone(),
-        stage: item.stage,
-        playouts: item.playouts,
-        index: item.index,
-        board: state.to_board_string(),
-        label: item.position.kind.to_string(),
-        seed: item.seed,
-        chosen: mv.to_string(),
-        value,
-        outcome: Outcome::of(value),
-        seconds,
-    })
 }
 
 /// The paper's accuracy (percent) and time (seconds for its 300 positions) per table,

@@ -184,3 +184,50 @@ fn bad_experiment_files_get_errors() {
     let err = accuracy::run(&cfg, "", &|_| {}).unwrap_err().to_string();
     assert!(err.contains("line 1"), "{err}");
 }
+
+#[test]
+fn items_played_in_chunks_elsewhere_give_the_records_of_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = config(dir.path());
+    accuracy::run(&whole, "", &|_| {}).unwrap();
+    let mut cfg = config(dir.path());
+    cfg.out = dir.path().join("chunks.jsonl");
+    let journal = accuracy::AccuracyJournal::open(&cfg).unwrap();
+    // A second owner of the same file is refused while the first holds it.
+    assert!(accuracy::AccuracyJournal::open(&cfg).is_err());
+    let due = journal.due();
+    assert_eq!((due.len(), journal.total()), (24, 24));
+    // Workers build their own plan from the configuration and play chunks in any order.
+    let worker = accuracy::AccuracyPlan::new(&cfg).unwrap();
+    let mut chunks: Vec<&[usize]> = due.chunks(5).collect();
+    chunks.reverse();
+    for chunk in &chunks {
+        let records = worker.play_items(chunk).unwrap();
+        assert_eq!(journal.add(&records).unwrap(), chunk.len());
+    }
+    // A chunk delivered twice (a retried task) adds nothing.
+    let again = worker.play_items(chunks[0]).unwrap();
+    assert_eq!(journal.add(&again).unwrap(), 0);
+    assert_eq!(journal.duplicates(), chunks[0].len());
+    assert!(journal.due().is_empty());
+    // A record of another configuration is refused and nothing of its batch is written.
+    let mut foreign = again.clone();
+    foreign[0].seed ^= 1;
+    assert!(journal.add(&foreign).is_err());
+    drop(journal);
+    let strip = |mut rs: Vec<Record>| {
+        for r in rs.iter_mut() {
+            r.seconds = 0.0;
+        }
+        rs.sort_by(|a, b| (&a.agent, a.stage, a.index).cmp(&(&b.agent, b.stage, b.index)));
+        rs
+    };
+    let chunked = accuracy::load_records(&cfg.out).unwrap();
+    assert_eq!(
+        strip(chunked),
+        strip(accuracy::load_records(&whole.out).unwrap())
+    );
+    // The file made in chunks resumes like one made by a single run.
+    let s = accuracy::run(&cfg, "", &|_| {}).unwrap();
+    assert_eq!((s.resumed, s.ran), (24, 0));
+}

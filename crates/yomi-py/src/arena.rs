@@ -123,6 +123,24 @@ fn play_chunk(
         .collect()
 }
 
+/// `play_chunk` in the shape the Ray runner calls every experiment's worker:
+/// `task_json` is `{"game": ..., "config": {...}}`.
+#[pyfunction]
+fn tournament_play(
+    py: Python<'_>,
+    task_json: &str,
+    positions: Vec<usize>,
+) -> PyResult<Vec<String>> {
+    let task: serde_json::Value =
+        serde_json::from_str(task_json).map_err(|e| value_err(format!("task: {e}")))?;
+    let (Some(game), Some(config)) = (task["game"].as_str(), task.get("config")) else {
+        return Err(value_err(
+            "task: expected {\"game\": ..., \"config\": {...}}",
+        ));
+    };
+    play_chunk(py, game, &config.to_string(), positions)
+}
+
 /// Every record of a records file as a list of dicts (one per game; `pandas.DataFrame`
 /// takes the list as it is).
 #[pyfunction]
@@ -153,13 +171,13 @@ fn tournament_file<'py>(
 /// file (`out` of the configuration), lists the games due, and appends the records that
 /// chunks send back (skipping games it already has).
 #[pyclass(name = "Journal", module = "yomi")]
-struct PyJournal {
+pub(crate) struct PyJournal {
     /// `None` once closed (the file's lock is released).
     inner: Option<Journal>,
 }
 
 impl PyJournal {
-    fn open(&mut self) -> PyResult<&mut Journal> {
+    pub(crate) fn open(&mut self) -> PyResult<&mut Journal> {
         self.inner
             .as_mut()
             .ok_or_else(|| value_err("the journal is closed"))
@@ -223,6 +241,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyJournal>()?;
     m.add_function(wrap_pyfunction!(round_robin, m)?)?;
     m.add_function(wrap_pyfunction!(play_chunk, m)?)?;
+    m.add_function(wrap_pyfunction!(tournament_play, m)?)?;
     m.add_function(wrap_pyfunction!(read_records, m)?)?;
     m.add_function(wrap_pyfunction!(tournament_file, m)?)?;
     Ok(())

@@ -6,7 +6,9 @@
 //! - [`agent`]: `Agent` (any spec string) and `search` (per-action visits and values);
 //! - [`vector`]: `VectorEnv`, n games stepped in Rust per call, numpy in and out;
 //! - [`arena`]: round robins (matches and tournaments), the records file as dicts, and the
-//!   chunked runs the Ray runner distributes ([`yomi_core::arena::Journal`]).
+//!   chunked runs the Ray runner distributes ([`yomi_core::arena::Journal`]);
+//! - [`experiments`]: the experiment commands (TUBSTAP's, Othello's accuracy, the matches
+//!   of a learning experiment) in chunks for the Ray runner.
 //!
 //! Every call that does real work (a search, a match, a batch of steps) releases the GIL
 //! ([`rust`]). A panic in Rust becomes the Python exception `yomi.RustPanic` (a
@@ -27,6 +29,7 @@ use yomi_games::DynError;
 mod agent;
 mod arena;
 mod batch;
+mod experiments;
 mod game;
 mod vector;
 
@@ -153,5 +156,6 @@ fn _yomi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     agent::register(m)?;
     vector::register(m)?;
     arena::register(m)?;
+    experiments::register(m)?;
     Ok(())
 }

@@ -75,3 +75,167 @@ def test_a_node_lost_mid_run_loses_and_duplicates_no_game(cluster, tmp_path):
     single = yomi.tournament(config["game"], config["agents"], games=10, seed=5)
     assert strip(lines) == strip(single.records)
     assert len(result.records) == 30
+
+
+# --- The experiment runners: the same records as a run in one process, and resume. ----------
+
+
+def lines_of(path):
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def cut(path, keep):
+    """Leaves the first ``keep`` records of ``path`` and half of the next line, as an
+    interrupted run does."""
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join(lines[:keep]) + lines[keep][: len(lines[keep]) // 2])
+
+
+def test_a_tubstap_experiment_over_the_cluster_gives_the_single_process_records(cluster, tmp_path):
+    exp = tmp_path / "tubstap.toml"
+    exp.write_text(
+        'game = "tubstap:duel"\n'
+        'agents = ["dlmc:m=4,n=4", "uct-pw:iters=40", "random"]\n'
+        "games = 2\nseed = 3\n"
+    )
+    single = yomi.tournament(exp, out=tmp_path / "single.jsonl")
+    out = tmp_path / "ray.jsonl"
+    result, comparison = yomi.ray.run_tubstap_experiment(exp, out=out, chunk_size=1)
+    assert result.played == len(single.records) == 6
+    assert strip(lines_of(out)) == strip(single.records)
+    assert "Beside the paper" in comparison and "| dlmc:" in comparison
+    # An interrupted Ray file resumes with only the missing games, to the same records.
+    cut(out, 2)
+    result, _ = yomi.ray.run_tubstap_experiment(exp, out=out, chunk_size=2)
+    assert (result.resumed, result.played) == (2, 4)
+    assert strip(lines_of(out)) == strip(single.records)
+    # A file of another game is refused as `yomi tubstap experiment` refuses it.
+    other = tmp_path / "c4.toml"
+    other.write_text('game = "connect4"\nagents = ["random", "random"]\n')
+    with pytest.raises(ValueError, match="not a TUBSTAP game"):
+        yomi.ray.run_tubstap_experiment(other)
+
+
+def accuracy_file(tmp_path, repo_root, name):
+    sets = repo_root / "crates/yomi-othello/data/testsets"
+    path = tmp_path / f"{name}.toml"
+    path.write_text(
+        f"""
+seed = 7
+playouts = [30, 60]
+positions = 3
+out = "{tmp_path / name}.jsonl"
+report = "{tmp_path / name}.md"
+[[set]]
+stage = 50
+file = "{sets / 's50.txt'}"
+[[set]]
+stage = 40
+file = "{sets / 's40.txt'}"
+[[variant]]
+name = "UCT+"
+agent = "uct+:expand=100"
+table = 1
+[[variant]]
+name = "UCT"
+agent = "uct:expand=100"
+"""
+    )
+    return path
+
+
+def in_one_process(journal, play):
+    """Every due item played here, in one chunk, through the same journal."""
+    try:
+        due = journal.due()
+        journal.add(due, play(journal.task(1), due))
+        return journal.write_report("in one process")
+    finally:
+        journal.close()
+
+
+def strip_searches(records):
+    out = [{k: v for k, v in r.items() if k != "seconds"} for r in records]
+    return sorted(out, key=lambda r: (r["agent"], r["stage"], r["index"]))
+
+
+def test_othello_accuracy_over_the_cluster_gives_the_single_process_records(cluster, tmp_path, repo_root):
+    single = accuracy_file(tmp_path, repo_root, "single")
+    report = in_one_process(yomi._yomi.AccuracyJournal(str(single), "{}"), yomi._yomi.accuracy_play)
+    expected = strip_searches(lines_of(tmp_path / "single.jsonl"))
+    assert len(expected) == 2 * 2 * 2 * 3
+    path = accuracy_file(tmp_path, repo_root, "ray")
+    run = yomi.ray.run_othello_accuracy(path, chunk_size=5, command="in one process")
+    assert (run.total, run.recorded, run.played) == (24, 24, 24)
+    assert strip_searches(lines_of(tmp_path / "ray.jsonl")) == expected
+    # The report is the same but for the timings.
+    overview = report.split("## Table")[0].replace("single.jsonl", "ray.jsonl")
+    assert (tmp_path / "ray.md").read_text().split("## Table")[0] == overview
+    # Interrupted: the rerun plays only what is missing and gets the same records.
+    cut(tmp_path / "ray.jsonl", 10)
+    run = yomi.ray.run_othello_accuracy(path, chunk_size=4)
+    assert (run.recorded, run.played) == (24, 14)
+    assert strip_searches(lines_of(tmp_path / "ray.jsonl")) == expected
+    # The single-process journal resumes the Ray file with nothing left to do.
+    journal = yomi._yomi.AccuracyJournal(str(path), "{}")
+    assert journal.due() == []
+    journal.close()
+    # The command line: a finished run reports and rewrites the report; bad flags are errors.
+    assert yomi.ray.main(["othello-accuracy", str(path), "--chunk-size", "3"]) == 0
+    assert "python -m yomi.ray othello-accuracy" in (tmp_path / "ray.md").read_text()
+    assert yomi.ray.main(["othello-accuracy", str(path), "--playouts", "0"]) == 1
+    with pytest.raises(ValueError, match="chunk_size"):
+        yomi.ray.run_othello_accuracy(path, chunk_size=0)
+
+
+def learn_file(tmp_path, repo_root, name):
+    """A learning experiment at toy budgets on the shipped reduced run's trained weights."""
+    trained = repo_root / "experiments/learn-breakthrough5x5-reduced"
+    out = tmp_path / name
+    out.mkdir()
+    for f in trained.iterdir():
+        if f.suffix == ".csv" or f.name.endswith(".weights.json"):
+            (out / f.name).write_bytes(f.read_bytes())
+    path = tmp_path / f"{name}.toml"
+    path.write_text(
+        f"""
+game = "ggp:breakthrough5x5"
+[data]
+file = "{out / 'data.jsonl'}"
+states = 400
+[train]
+out = "{out}"
+train = 300
+test = 100
+iterations = 20
+[matches]
+games = 2
+sims = 2
+plays = ["direct", "simple-mc"]
+seed = 4
+"""
+    )
+    return path, out
+
+
+def test_learn_matches_over_the_cluster_give_the_single_process_records(cluster, tmp_path, repo_root):
+    single, single_out = learn_file(tmp_path, repo_root, "single")
+    in_one_process(yomi._yomi.LearnMatchJournal(str(single), "{}"), yomi._yomi.learn_matches_play)
+    path, out = learn_file(tmp_path, repo_root, "ray")
+    run = yomi.ray.run_learn_matches(path, chunk_size=3)
+    assert (run.total, run.recorded, run.played) == (24, 24, 24)
+    for play in ["direct", "simple-mc"]:
+        assert strip(lines_of(out / f"matches-{play}.jsonl")) == strip(
+            lines_of(single_out / f"matches-{play}.jsonl")
+        )
+    assert "## Matches (table 3)" in run.report and (out / "report.md").exists()
+    # Interrupted in one play method's file: only its missing games are played again.
+    cut(out / "matches-simple-mc.jsonl", 5)
+    run = yomi.ray.run_learn_matches(path, chunk_size=2)
+    assert (run.recorded, run.played) == (24, 7)
+    assert strip(lines_of(out / "matches-simple-mc.jsonl")) == strip(
+        lines_of(single_out / "matches-simple-mc.jsonl")
+    )
+    # Another seed on the same files is refused before anything is played.
+    with pytest.raises(ValueError):
+        yomi.ray.run_learn_matches(path, seed=5)

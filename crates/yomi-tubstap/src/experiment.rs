@@ -133,3 +133,27 @@ pub fn significantly_better(result: &TournamentResult, row: &str, col: &str) -> 
     let wdl = head_to_head(result, row, col);
     wdl.games() > 0 && wdl.score().low > 0.5
 }
+
+/// What `yomi tubstap experiment` prints after the standings (and the Python package's Ray
+/// runner after a distributed run): every pairing of `result` beside the paper's numbers
+/// ([`paper_comparison`]) and, when the agents include `dlmc-m12` and `dlmc`, whether
+/// method 1+2 beat DLMC significantly.
+pub fn report(result: &TournamentResult) -> String {
+    let mut text = String::from(
+        "\nBeside the paper (Fujiki, Murayama, Ikeda, tables 1 and 3; 1000 games per pairing):\n\n",
+    );
+    text.push_str(&paper_comparison(result));
+    let named = |name: &str| result.agents.iter().find(|s| base(s) == name);
+    if let (Some(m12), Some(dlmc)) = (named("dlmc-m12"), named("dlmc")) {
+        let _ = writeln!(
+            text,
+            "\n{m12} beats {dlmc} with a 95 % interval above 50 %: {}",
+            if significantly_better(result, m12, dlmc) {
+                "yes"
+            } else {
+                "no"
+            }
+        );
+    }
+    text
+}

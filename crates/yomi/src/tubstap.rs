@@ -10,7 +10,7 @@ use anyhow::Context;
 use clap::{Args, Subcommand};
 use yomi_core::Game;
 use yomi_tubstap::client::{self, ClientConfig, DEFAULT_PORT};
-use yomi_tubstap::experiment::{paper_comparison, significantly_better};
+use yomi_tubstap::experiment;
 use yomi_tubstap::{maps, TbsMap, Tubstap};
 
 use crate::commands::matches::{arena_error, summary, validate_agents};
@@ -288,26 +288,7 @@ fn experiment(a: ExperimentArgs) -> anyhow::Result<()> {
         .map_err(arena_error)
         .context("the experiment stopped")?;
     let mut text = summary(&config, &result, table_format(a.markdown));
-    text.push_str(
-        "\nBeside the paper (Fujiki, Murayama, Ikeda, tables 1 and 3; 1000 games per pairing):\n\n",
-    );
-    text.push_str(&paper_comparison(&result));
-    let agents = &config.agents;
-    if let (Some(m12), Some(dlmc)) = (
-        agents
-            .iter()
-            .find(|s| s.split(':').next() == Some("dlmc-m12")),
-        agents.iter().find(|s| s.split(':').next() == Some("dlmc")),
-    ) {
-        text.push_str(&format!(
-            "\n{m12} beats {dlmc} with a 95 % interval above 50 %: {}\n",
-            if significantly_better(&result, m12, dlmc) {
-                "yes"
-            } else {
-                "no"
-            }
-        ));
-    }
+    text.push_str(&experiment::report(&result));
     emit(&text)?;
     Ok(())
 }
