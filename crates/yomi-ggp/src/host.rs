@@ -419,7 +419,7 @@ pub fn run_matches(
         .open(out)
         .map_err(io)?;
     let mut rng = Rng::seed_from_u64(config.seed);
-    let mut records = Vec::with_capacity(matches);
+    let mut records = Vec::new();
     for k in 0..matches {
         let order: Vec<String> = (0..roles)
             .map(|r| players[(r + k) % roles].clone())

@@ -242,7 +242,14 @@ pub fn generate<G: Game>(
     let states = random_states(game, cfg.states, cfg.seed)?;
     let texts: Vec<String> = states.iter().map(|s| game.format_state(s)).collect();
     let mut done: Vec<Labelled> = Vec::new();
-    if path.exists() {
+    // A file without one complete line holds no finished work: a kill while the header was
+    // written left it empty or torn, and it is started afresh.
+    let started = match std::fs::read(path) {
+        Ok(bytes) => bytes.contains(&b'\n'),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => false,
+        Err(e) => return Err(LearnError::io(path, e)),
+    };
+    if started {
         let (h, existing) = read_data(path)?;
         if h != header {
             return Err(LearnError::bad(

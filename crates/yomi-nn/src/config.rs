@@ -242,6 +242,17 @@ impl Default for EvalConfig {
 }
 
 /// Reads a configuration file and parses it with `parse`; parse errors name the file.
+/// The largest count of games, cycles or steps a configuration may ask for.
+pub const MAX_COUNT: usize = 100_000_000;
+/// The most threads a configuration may start.
+pub const MAX_THREADS: usize = 1024;
+/// The largest batch (positions per network call or per training step).
+pub const MAX_BATCH: usize = 65_536;
+/// The largest replay buffer, in samples.
+pub const MAX_BUFFER: usize = 10_000_000;
+/// The most search simulations per move.
+pub const MAX_SIMULATIONS: u64 = 100_000_000;
+
 pub(crate) fn read_config<T>(
     path: &Path,
     parse: impl FnOnce(&str) -> Result<T, NnError>,
@@ -317,11 +328,77 @@ impl TrainConfig {
         if self.eval.every == 0 {
             return bad("eval.every", "must be positive");
         }
+        // Counts size allocations (one result slot per game, one thread per worker, the
+        // replay buffer) and loops: a typo such as 9223372036854775807 must be an error,
+        // not an abort on allocation or a run that never ends.
+        for (key, value, max) in [
+            ("cycles", self.cycles, MAX_COUNT),
+            ("selfplay.games", self.selfplay.games, MAX_COUNT),
+            ("selfplay.threads", self.selfplay.threads, MAX_THREADS),
+            ("selfplay.max_batch", self.selfplay.max_batch, MAX_BATCH),
+            ("train.buffer", self.train.buffer, MAX_BUFFER),
+            ("train.batch", self.train.batch, MAX_BATCH),
+            ("train.steps", self.train.steps, MAX_COUNT),
+            ("gate.games", self.gate.games, MAX_COUNT),
+            ("eval.games", self.eval.games, MAX_COUNT),
+            ("eval.threads", self.eval.threads, MAX_THREADS),
+        ] {
+            if value > max {
+                return Err(NnError::Config(format!(
+                    "{key}: {value} is more than the largest accepted, {max}"
+                )));
+            }
+        }
+        for (key, value) in [
+            ("search.simulations", self.search.simulations),
+            ("gate.simulations", self.gate.simulations),
+            ("eval.simulations", self.eval.simulations),
+        ] {
+            if value > MAX_SIMULATIONS {
+                return Err(NnError::Config(format!(
+                    "{key}: {value} is more than the largest accepted, {MAX_SIMULATIONS}"
+                )));
+            }
+        }
         for o in &self.eval.opponents {
             if o.trim().is_empty() {
                 return bad("eval.opponents", "empty agent spec");
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 15, item 3: `selfplay.games = 9223372036854775807` aborted on allocating one
+    /// result slot per game; every count that sizes memory or threads is bounded.
+    #[test]
+    fn huge_counts_are_refused_naming_the_key() {
+        for (text, key) in [
+            ("[selfplay]\ngames = 9223372036854775807", "selfplay.games"),
+            ("[selfplay]\nthreads = 1000000", "selfplay.threads"),
+            (
+                "[selfplay]\nmax_batch = 9223372036854775807",
+                "selfplay.max_batch",
+            ),
+            ("[train]\nbuffer = 9223372036854775807", "train.buffer"),
+            ("[train]\nbatch = 9223372036854775807", "train.batch"),
+            ("[eval]\ngames = 18446744073709551615", "eval.games"),
+            (
+                "[search]\nsimulations = 18446744073709551615",
+                "search.simulations",
+            ),
+            ("cycles = 9223372036854775807", "cycles"),
+        ] {
+            let e = TrainConfig::from_toml(text).unwrap_err().to_string();
+            assert!(
+                e.contains(key) && e.contains("largest"),
+                "{text:?} gave {e}"
+            );
+        }
+        assert!(TrainConfig::from_toml("[selfplay]\ngames = 100000000").is_ok());
     }
 }

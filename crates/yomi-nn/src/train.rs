@@ -245,6 +245,9 @@ impl<'a, G: TensorGame> Trainer<'a, G> {
             }
             (learner, best, buffer)
         };
+        if cycle > 0 {
+            self.publish_if_behind(&rows, &best)?;
+        }
         let mut new_cycles = 0;
         while cycle < c.cycles && stop_after.is_none_or(|n| new_cycles < n) {
             cycle += 1;
@@ -420,11 +423,29 @@ impl<'a, G: TensorGame> Trainer<'a, G> {
             write_atomic(&new.join("optim.bpk"), &learner.optimizer_bytes()?)?;
             buffer.save(&new.join("buffer.bin"))
         })?;
+        self.publish(rows, best)
+    }
+
+    /// Writes the files users read outside the checkpoint: `best.ynn`, then `log.csv` and
+    /// `log.png`. `log.csv` goes after the network, so a current log means a current
+    /// network.
+    fn publish(&self, rows: &[LogRow], best: &DualNet) -> Result<(), NnError> {
         best.save(&self.spec, &self.dir.join("best.ynn"))?;
         write_atomic(&self.dir.join("log.csv"), log_csv(rows).as_bytes())?;
         if let Err(e) = crate::plot::plot_log(rows, &self.dir.join("log.png")) {
             // The plot is a convenience; the CSV and the checkpoint are what count.
             eprintln!("warning: {e}");
+        }
+        Ok(())
+    }
+
+    /// [`Trainer::publish`] when `log.csv` is not the checkpoint's log: a kill between the
+    /// checkpoint and the files outside it left them a cycle behind (or missing), and a
+    /// rerun with no cycle left would otherwise never write them.
+    fn publish_if_behind(&self, rows: &[LogRow], best: &DualNet) -> Result<(), NnError> {
+        let current = std::fs::read(self.dir.join("log.csv")).ok();
+        if current.as_deref() != Some(log_csv(rows).as_bytes()) {
+            self.publish(rows, best)?;
         }
         Ok(())
     }

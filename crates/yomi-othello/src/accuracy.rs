@@ -374,8 +374,8 @@ pub fn load_sets(cfg: &AccuracyConfig) -> Result<Vec<LoadedSet>, AccuracyError> 
     Ok(out)
 }
 
-/// Reads a records file (missing: none). A partial last line (no newline at the end, not
-/// valid JSON) is cut off the file, as an interrupted run leaves it.
+/// Reads a records file (missing: none). A partial last line (no newline at the end, whether
+/// or not it parses) is cut off the file, as an interrupted run leaves it.
 ///
 /// # Errors
 /// I/O errors; [`AccuracyError::Records`] for any other malformed line.
@@ -392,19 +392,20 @@ pub fn load_records(path: &Path) -> Result<Vec<Record>, AccuracyError> {
     let mut out = Vec::new();
     let mut offset = 0usize;
     for (i, line) in text.split_inclusive('\n').enumerate() {
-        let complete = line.ends_with('\n');
+        // A last line without its newline is torn, even when it parses: the next record
+        // would be appended to it.
+        if !line.ends_with('\n') {
+            let f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(io)?;
+            f.set_len(offset as u64).map_err(io)?;
+            break;
+        }
         let body = line.trim();
         if !body.is_empty() {
             match serde_json::from_str::<Record>(body) {
                 Ok(r) => out.push(r),
-                Err(_) if !complete => {
-                    let f = std::fs::OpenOptions::new()
-                        .write(true)
-                        .open(path)
-                        .map_err(io)?;
-                    f.set_len(offset as u64).map_err(io)?;
-                    break;
-                }
                 Err(e) => {
                     return Err(AccuracyError::Records {
                         path: path.to_path_buf(),

@@ -135,11 +135,18 @@ pub fn run(args: GgpArgs) -> anyhow::Result<()> {
     }
 }
 
+/// The most seconds a duration flag takes (about 11.6 days): more would overflow the
+/// deadlines computed from it.
+const MAX_SECONDS: f64 = 1e6;
+
+/// A duration flag's value, checked: finite, from 0 to [`MAX_SECONDS`].
 fn seconds(name: &str, v: f64) -> anyhow::Result<f64> {
-    if v.is_finite() && v >= 0.0 {
+    if v.is_finite() && (0.0..=MAX_SECONDS).contains(&v) {
         Ok(v)
     } else {
-        Err(usage(format!("{name} {v} is not a number of seconds")))
+        Err(usage(format!(
+            "{name} {v}: expected a number of seconds from 0 to {MAX_SECONDS}"
+        )))
     }
 }
 
@@ -195,12 +202,7 @@ fn host(a: &HostArgs) -> anyhow::Result<()> {
 }
 
 fn check(a: &CheckArgs) -> anyhow::Result<()> {
-    if !(a.time.is_finite() && a.time >= 0.0) {
-        return Err(usage(format!(
-            "--time {} is not a number of seconds",
-            a.time
-        )));
-    }
+    let time = seconds("--time", a.time)?;
     let text = std::fs::read_to_string(&a.file)
         .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", a.file.display()))?;
     let shown = a.file.display();
@@ -297,8 +299,8 @@ fn check(a: &CheckArgs) -> anyhow::Result<()> {
             );
         }
     }
-    if a.time > 0.0 {
-        let f = yomi_ggp::bench::playouts(&game, Duration::from_secs_f64(a.time), a.seed);
+    if time > 0.0 {
+        let f = yomi_ggp::bench::playouts(&game, Duration::from_secs_f64(time), a.seed);
         println!("random playouts: {:.0} playouts/s (one thread)", f.value);
     }
     Ok(())

@@ -532,3 +532,42 @@ fn huge_durations_are_refused_with_a_clear_error() {
         r.fails(2, &[needle]);
     }
 }
+
+/// Issue 15, item 3: `yomi bench --time` with a huge, negative or NaN number of seconds
+/// must be a usage error, not a panic in `Duration::from_secs_f64`.
+#[test]
+fn bench_time_huge_negative_or_nan_is_refused() {
+    for time in ["1e300", "-1", "NaN", "inf"] {
+        yomi(&["bench", "tictactoe", &format!("--time={time}")]).fails(2, &["--time"]);
+    }
+}
+
+/// Issue 15, item 3: `selfplay.games = 9223372036854775807` in a training configuration
+/// aborted on allocating one slot per game; it is a configuration error naming the key.
+#[test]
+fn training_config_with_selfplay_games_i64_max_is_refused() {
+    let dir = scratch("huge-selfplay-games");
+    let config = dir.join("huge.toml");
+    std::fs::write(
+        &config,
+        "cycles = 1\n[selfplay]\ngames = 9223372036854775807\n",
+    )
+    .unwrap();
+    let run = dir.join("run");
+    let r = yomi(&[
+        "geister",
+        "train",
+        path_str(&config),
+        "--dir",
+        path_str(&run),
+    ]);
+    r.fails(1, &["selfplay.games", "9223372036854775807"]);
+    let dqn = dir.join("dqn.toml");
+    std::fs::write(
+        &dqn,
+        "cycles = 1\n[selfplay]\ngames = 9223372036854775807\n",
+    )
+    .unwrap();
+    let r = yomi(&["geister", "dqn", path_str(&dqn), "--dir", path_str(&run)]);
+    r.fails(1, &["selfplay.games", "9223372036854775807"]);
+}

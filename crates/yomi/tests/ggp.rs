@@ -116,3 +116,54 @@ fn rule_sheets_are_games_for_match_play_and_agents() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("ggp:tictactoe"), "{err}");
 }
+
+/// Issue 15, item 3: `yomi ggp check --time 1e300` panicked in `Duration::from_secs_f64`;
+/// the host's clocks and grace went through the same unchecked conversion.
+#[test]
+fn ggp_check_and_host_refuse_huge_durations() {
+    let path = sheet("nim-durations.kif", NIM);
+    let file = path.to_str().unwrap();
+    let out = path.with_file_name("never-written.jsonl");
+    for args in [
+        vec!["ggp", "check", file, "--games", "0", "--time", "1e300"],
+        vec!["ggp", "check", file, "--games", "0", "--time", "inf"],
+        vec!["ggp", "check", file, "--games", "0", "--time=-1"],
+        vec![
+            "ggp",
+            "host",
+            "--game",
+            "ggp:tictactoe",
+            "--player",
+            "127.0.0.1:1",
+            "--player",
+            "127.0.0.1:1",
+            "--grace",
+            "1e300",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        vec![
+            "ggp",
+            "host",
+            "--game",
+            "ggp:tictactoe",
+            "--player",
+            "127.0.0.1:1",
+            "--player",
+            "127.0.0.1:1",
+            "--playclock",
+            "1e300",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    ] {
+        let (code, _, err) = yomi(&args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(
+            err.contains("expected a number of seconds"),
+            "{args:?}: {err}"
+        );
+    }
+    assert!(!out.exists());
+}

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::config::MAX_COUNT;
 use crate::device::DeviceKind;
 use crate::NnError;
 
@@ -329,6 +330,20 @@ impl DqnConfig {
         if self.eval.every == 0 {
             return bad("eval.every", "must be positive");
         }
+        // Totals such as cycles x games are counted in usize: bound the factors.
+        for (key, value) in [
+            ("cycles", self.cycles),
+            ("selfplay.games", self.selfplay.games),
+            ("explore.decay_games", self.explore.decay_games),
+            ("eval.games", self.eval.games),
+            ("eval.final_games", self.eval.final_games),
+        ] {
+            if value > MAX_COUNT {
+                return Err(NnError::Config(format!(
+                    "{key}: {value} is more than the largest accepted, {MAX_COUNT}"
+                )));
+            }
+        }
         Ok(())
     }
 }
@@ -349,6 +364,11 @@ mod tests {
             ("[explore]\nepsilon_end = 2.0", "explore.epsilon_end"),
             ("[selfplay]\nenvs = 0", "selfplay"),
             ("cycles = 0", "cycles"),
+            ("[selfplay]\ngames = 9223372036854775807", "selfplay.games"),
+            (
+                "[eval]\nfinal_games = 18446744073709551615",
+                "eval.final_games",
+            ),
         ] {
             let e = DqnConfig::from_toml(text).unwrap_err().to_string();
             assert!(e.contains(key), "{text:?} gave {e}");

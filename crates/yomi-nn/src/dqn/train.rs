@@ -396,6 +396,9 @@ impl<'a, G: TensorGame> DqnTrainer<'a, G> {
             }
             (learner, load("target.ynn")?, buffer)
         };
+        if st.cycle > 0 {
+            self.publish_if_behind(&st, &learner)?;
+        }
         let mut new_cycles = 0;
         while st.cycle < c.cycles && stop_after.is_none_or(|n| new_cycles < n) {
             let cycle = st.cycle + 1;
@@ -721,11 +724,31 @@ impl<'a, G: TensorGame> DqnTrainer<'a, G> {
             write_atomic(&new.join("optim.bpk"), &optim)?;
             buffer.save(&new.join("buffer.bin"))
         })?;
-        online.save(&self.spec, &self.dir.join("qnet.ynn"))?;
+        self.publish(st, learner)
+    }
+
+    /// Writes the files users read outside the checkpoint: `qnet.ynn`, then `log.csv` and
+    /// `log.png`. `log.csv` goes after the network, so a current log means a current
+    /// network.
+    fn publish(&self, st: &State, learner: &QLearner) -> Result<(), NnError> {
+        learner
+            .inference_net()
+            .save(&self.spec, &self.dir.join("qnet.ynn"))?;
         write_atomic(&self.dir.join("log.csv"), log_csv(&st.rows).as_bytes())?;
         if let Err(e) = crate::plot::plot_log(&plot_rows(&st.rows), &self.dir.join("log.png")) {
             // The plot is a convenience; the CSV and the checkpoint are what count.
             eprintln!("warning: {e}");
+        }
+        Ok(())
+    }
+
+    /// [`DqnTrainer::publish`] when `log.csv` is not the checkpoint's log: a kill between
+    /// the checkpoint and the files outside it left them a cycle behind (or missing), and a
+    /// rerun with no cycle left would otherwise never write them.
+    fn publish_if_behind(&self, st: &State, learner: &QLearner) -> Result<(), NnError> {
+        let current = std::fs::read(self.dir.join("log.csv")).ok();
+        if current.as_deref() != Some(log_csv(&st.rows).as_bytes()) {
+            self.publish(st, learner)?;
         }
         Ok(())
     }
