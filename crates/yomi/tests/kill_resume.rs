@@ -11,6 +11,8 @@
 //! Each job is sized to run a few seconds in the test profile; the kill delays spread over
 //! its measured run time. `KILL_RESUME_KILLS=N cargo test -p yomi --test kill_resume`
 //! kills each job N times instead of 20.
+// Without the `nn` feature the training jobs' helpers go unused.
+#![cfg_attr(not(feature = "nn"), allow(dead_code))]
 
 mod common;
 
@@ -766,6 +768,8 @@ fn training_job(
     assert_eq!(got, expected, "{name}: the logs differ");
 }
 
+// The training commands need the CLI's `nn` feature (`scripts/test.sh` turns it on).
+#[cfg(feature = "nn")]
 #[test]
 fn alphazero_training_survives_kills() {
     const CYCLES: u64 = 8;
@@ -788,6 +792,7 @@ fn alphazero_training_survives_kills() {
     );
 }
 
+#[cfg(feature = "nn")]
 #[test]
 fn dqn_training_survives_kills() {
     const CYCLES: u64 = 8;
