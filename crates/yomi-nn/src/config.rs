@@ -386,9 +386,9 @@ mod tests {
             ),
             ("[train]\nbuffer = 9223372036854775807", "train.buffer"),
             ("[train]\nbatch = 9223372036854775807", "train.batch"),
-            ("[eval]\ngames = 18446744073709551615", "eval.games"),
+            ("[eval]\ngames = 9223372036854775807", "eval.games"),
             (
-                "[search]\nsimulations = 18446744073709551615",
+                "[search]\nsimulations = 9223372036854775807",
                 "search.simulations",
             ),
             ("cycles = 9223372036854775807", "cycles"),

@@ -366,7 +366,7 @@ mod tests {
             ("cycles = 0", "cycles"),
             ("[selfplay]\ngames = 9223372036854775807", "selfplay.games"),
             (
-                "[eval]\nfinal_games = 18446744073709551615",
+                "[eval]\nfinal_games = 9223372036854775807",
                 "eval.final_games",
             ),
         ] {
