@@ -10,6 +10,8 @@
 #                    quicker build for tests; "release": the workspace's release profile,
 #                    as `pip install ./crates/yomi-py` builds it
 #   PYTHON           the interpreter (default: python3; 3.9 or later)
+#   YOMI_PY_NN       1: build the wheel with the `nn` feature (burn: minutes more of build),
+#                    so that the AlphaZero-on-Ray tests run instead of skipping
 #
 # Works as root on a fresh Debian machine with Python 3.11 and pip: when the interpreter
 # cannot create a virtual environment (no python3-venv), it installs python3-venv with apt
@@ -50,7 +52,8 @@ py="$venv/bin/python"
 
 # The wheel. The test profile keeps the workspace's release settings except link-time
 # optimisation and single-unit codegen, which cost minutes of build time on two cores
-# and buy little for tests. The `nn` feature (burn) stays off: no test needs it.
+# and buy little for tests. The `nn` feature (burn) is off unless YOMI_PY_NN=1: only the
+# AlphaZero-on-Ray tests need it, and they skip without it.
 dist="$root/target/py-wheels"
 rm -rf "$dist"
 if [ "$profile" = test ]; then
@@ -58,7 +61,9 @@ if [ "$profile" = test ]; then
     CARGO_PROFILE_RELEASE_DEBUG=0
 fi
 build_start=$(date +%s)
-"$venv/bin/maturin" build --release --quiet -m crates/yomi-py/Cargo.toml -i "$py" --out "$dist"
+features=()
+[ "${YOMI_PY_NN:-0}" = 1 ] && features=(--features nn)
+"$venv/bin/maturin" build --release --quiet "${features[@]}" -m crates/yomi-py/Cargo.toml -i "$py" --out "$dist"
 build_end=$(date +%s)
 "$py" -m pip install --quiet "$dist"/*.whl
 

@@ -2,7 +2,6 @@
 //! format for checkpoints.
 
 use std::collections::VecDeque;
-use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use crate::NnError;
@@ -69,39 +68,38 @@ impl ReplayBuffer {
     /// # Errors
     /// [`NnError::Io`].
     pub fn save(&self, path: &Path) -> Result<(), NnError> {
-        let io = |e| NnError::Io {
-            path: path.to_path_buf(),
-            source: e,
-        };
-        let tmp = path.with_extension("tmp");
-        let f = std::fs::File::create(&tmp).map_err(io)?;
-        let mut w = BufWriter::new(f);
+        crate::net::write_atomic(path, &self.to_bytes())
+    }
+
+    /// The buffer in the file format of [`ReplayBuffer::save`]: a header (magic, version,
+    /// capacity, sample count, values per state), then each sample's planes, policy pairs
+    /// and outcome, little-endian.
+    pub fn to_bytes(&self) -> Vec<u8> {
         let plane_len = self.samples.front().map_or(0, |s| s.planes.len());
-        let mut head = Vec::new();
-        head.extend_from_slice(MAGIC);
-        head.extend_from_slice(&VERSION.to_le_bytes());
-        head.extend_from_slice(&(self.capacity as u64).to_le_bytes());
-        head.extend_from_slice(&(self.samples.len() as u64).to_le_bytes());
-        head.extend_from_slice(&(plane_len as u32).to_le_bytes());
-        w.write_all(&head).map_err(io)?;
-        let mut buf = Vec::new();
+        let mut out = Vec::with_capacity(
+            32 + self
+                .samples
+                .iter()
+                .map(|s| 4 * (s.planes.len() + 2 + 2 * s.policy.len()))
+                .sum::<usize>(),
+        );
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&(self.capacity as u64).to_le_bytes());
+        out.extend_from_slice(&(self.samples.len() as u64).to_le_bytes());
+        out.extend_from_slice(&(plane_len as u32).to_le_bytes());
         for s in &self.samples {
-            buf.clear();
             for v in &s.planes {
-                buf.extend_from_slice(&v.to_le_bytes());
+                out.extend_from_slice(&v.to_le_bytes());
             }
-            buf.extend_from_slice(&(s.policy.len() as u32).to_le_bytes());
+            out.extend_from_slice(&(s.policy.len() as u32).to_le_bytes());
             for (i, p) in &s.policy {
-                buf.extend_from_slice(&i.to_le_bytes());
-                buf.extend_from_slice(&p.to_le_bytes());
+                out.extend_from_slice(&i.to_le_bytes());
+                out.extend_from_slice(&p.to_le_bytes());
             }
-            buf.extend_from_slice(&s.z.to_le_bytes());
-            w.write_all(&buf).map_err(io)?;
+            out.extend_from_slice(&s.z.to_le_bytes());
         }
-        let f = w.into_inner().map_err(|e| io(e.into_error()))?;
-        f.sync_all().map_err(io)?;
-        drop(f);
-        std::fs::rename(&tmp, path).map_err(io)
+        out
     }
 
     /// Reads a buffer written by [`ReplayBuffer::save`], checking that every state has
@@ -114,11 +112,24 @@ impl ReplayBuffer {
             path: path.to_path_buf(),
             source: e,
         })?;
-        let bad = |what: &str| NnError::Format(format!("{}: {what}", path.display()));
-        let mut r = Reader {
-            bytes: &bytes,
-            at: 0,
-        };
+        Self::from_bytes(&bytes, &path.display().to_string(), plane_len, policy_size)
+    }
+
+    /// Reads a buffer from the bytes of [`ReplayBuffer::to_bytes`] (`origin` names them in
+    /// errors), with the checks of [`ReplayBuffer::load`]. The bytes may come from another
+    /// process or machine: every count is checked against the bytes before anything is
+    /// allocated for it.
+    ///
+    /// # Errors
+    /// [`NnError::Version`], or [`NnError::Format`] naming the problem.
+    pub fn from_bytes(
+        bytes: &[u8],
+        origin: &str,
+        plane_len: usize,
+        policy_size: usize,
+    ) -> Result<Self, NnError> {
+        let bad = |what: &str| NnError::Format(format!("{origin}: {what}"));
+        let mut r = Reader { bytes, at: 0 };
         if r.take(8).ok_or_else(|| bad("truncated"))? != MAGIC {
             return Err(bad("not a replay buffer file"));
         }
@@ -139,6 +150,10 @@ impl ReplayBuffer {
         }
         if count > capacity || capacity == 0 || count > bytes.len() {
             return Err(bad("sample count exceeds the capacity or the file"));
+        }
+        // Each sample takes at least its planes, a policy length and an outcome.
+        if count.saturating_mul(4 * (plane_len + 2)) > bytes.len() {
+            return Err(bad("truncated: fewer bytes than the sample count needs"));
         }
         let mut buffer = ReplayBuffer::new(capacity);
         for _ in 0..count {
@@ -170,6 +185,31 @@ impl ReplayBuffer {
         }
         Ok(buffer)
     }
+}
+
+/// `samples` as bytes, to send self-play samples from one process or machine to another:
+/// the replay-buffer format of [`ReplayBuffer::to_bytes`] holding exactly these samples.
+pub fn samples_to_bytes(samples: &[Sample]) -> Vec<u8> {
+    let mut buffer = ReplayBuffer::new(samples.len());
+    buffer.extend(samples.iter().cloned());
+    buffer.to_bytes()
+}
+
+/// The samples of [`samples_to_bytes`], in order, checked as [`ReplayBuffer::from_bytes`].
+///
+/// # Errors
+/// As [`ReplayBuffer::from_bytes`].
+pub fn samples_from_bytes(
+    bytes: &[u8],
+    origin: &str,
+    plane_len: usize,
+    policy_size: usize,
+) -> Result<Vec<Sample>, NnError> {
+    Ok(
+        ReplayBuffer::from_bytes(bytes, origin, plane_len, policy_size)?
+            .samples
+            .into(),
+    )
 }
 
 struct Reader<'a> {

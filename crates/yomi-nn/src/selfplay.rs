@@ -9,12 +9,17 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
+use burn::module::Module;
+
 use yomi_core::rng::derive_seed;
 use yomi_core::{Game, Player, Rng, TensorGame, Turn};
 
 use crate::az::{visit_policy, AzParams};
+use crate::config::TrainConfig;
+use crate::net::{DualNet, NetSpec};
 use crate::replay::Sample;
 use crate::service::EvalService;
+use crate::NnError;
 
 /// What a self-play batch produced.
 #[derive(Clone, Debug)]
@@ -119,6 +124,33 @@ pub fn self_play<G: TensorGame>(
     seed: u64,
     progress: bool,
 ) -> SelfPlayOutput {
+    let all: Vec<usize> = (0..games).collect();
+    self_play_games(
+        game, services, params, &all, threads, max_plies, seed, progress,
+    )
+}
+
+/// Plays the self-play games numbered `indices` of a batch with seed `seed` (game `i` has
+/// seed `derive_seed(seed, i)`, as in [`self_play`]); their samples come game by game in
+/// the order of `indices`. A batch split into chunks of indices, played anywhere (other
+/// processes or machines) with the same network, gives the same games as [`self_play`]
+/// of the whole batch: the samples of the chunks put one after another in index order are
+/// its samples.
+///
+/// # Panics
+/// If `services` is empty.
+#[allow(clippy::too_many_arguments)] // the cycle's settings, passed through from the config
+pub fn self_play_games<G: TensorGame>(
+    game: &G,
+    services: &[EvalService],
+    params: &AzParams,
+    indices: &[usize],
+    threads: usize,
+    max_plies: usize,
+    seed: u64,
+    progress: bool,
+) -> SelfPlayOutput {
+    let games = indices.len();
     let start = Instant::now();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
@@ -141,7 +173,7 @@ pub fn self_play<G: TensorGame>(
                     service,
                     params,
                     max_plies,
-                    derive_seed(seed, i as u64),
+                    derive_seed(seed, indices[i] as u64),
                 );
                 let r0 = if game.is_terminal(&end) {
                     outcome_for(game, &end, Player(0))
@@ -183,4 +215,117 @@ pub fn self_play<G: TensorGame>(
         outcomes,
         seconds: start.elapsed().as_secs_f64(),
     }
+}
+
+/// One cycle's self-play as the [`Trainer`](crate::Trainer) asks for it: `games` games
+/// numbered `0..games`, game `i` with seed `derive_seed(seed, i)`, searched with
+/// `network` (the best network so far).
+pub struct SelfPlayBatch<'n> {
+    /// The training cycle (1-based).
+    pub cycle: usize,
+    /// The network every search asks.
+    pub network: &'n DualNet,
+    /// Its shapes.
+    pub spec: NetSpec,
+    /// The batch seed.
+    pub seed: u64,
+    /// Games in the batch.
+    pub games: usize,
+}
+
+impl SelfPlayBatch<'_> {
+    /// The network as a weights file's bytes, for workers elsewhere
+    /// ([`self_play_chunk`]).
+    ///
+    /// # Errors
+    /// [`NnError::Record`] when burn cannot serialise the record.
+    pub fn network_bytes(&self) -> Result<Vec<u8>, NnError> {
+        self.network.to_bytes(&self.spec)
+    }
+}
+
+/// Where a trainer's self-play games are played: [`LocalSelfPlay`] on this machine's
+/// threads, or a runner that sends chunks of the batch to other processes or machines
+/// (the Python package's Ray runner does). A runner must return the batch's samples game
+/// by game in game order; then the training that follows does not depend on where the
+/// games were played.
+pub trait SelfPlayRunner<G: TensorGame> {
+    /// Plays `batch` with the self-play settings of `config`.
+    ///
+    /// # Errors
+    /// Whatever stopped the games from being played; the trainer stops with it and the
+    /// run resumes from its last checkpoint.
+    fn play(
+        &mut self,
+        game: &G,
+        config: &TrainConfig,
+        batch: &SelfPlayBatch<'_>,
+    ) -> Result<SelfPlayOutput, NnError>;
+}
+
+/// Self-play in this process: `config.selfplay.threads` game threads asking
+/// `config.selfplay.services` batching services.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LocalSelfPlay {
+    /// Print progress to stderr.
+    pub progress: bool,
+}
+
+impl<G: TensorGame> SelfPlayRunner<G> for LocalSelfPlay {
+    fn play(
+        &mut self,
+        game: &G,
+        config: &TrainConfig,
+        batch: &SelfPlayBatch<'_>,
+    ) -> Result<SelfPlayOutput, NnError> {
+        let sp = &config.selfplay;
+        let services: Vec<EvalService> = (0..sp.services.max(1))
+            .map(|_| EvalService::start(batch.network.valid(), batch.spec, sp.max_batch))
+            .collect();
+        Ok(self_play(
+            game,
+            &services,
+            &config.search,
+            batch.games,
+            sp.threads,
+            sp.max_plies,
+            batch.seed,
+            self.progress,
+        ))
+    }
+}
+
+/// Plays the games numbered `indices` of a self-play batch away from the trainer (a
+/// worker process, another machine): loads the network from a weights file's bytes
+/// (checked against `game`) onto `config`'s device and plays with `config`'s self-play
+/// settings. With the batch's seed, the chunks of a batch give exactly the games of
+/// [`LocalSelfPlay`] (see [`self_play_games`]).
+///
+/// # Errors
+/// [`NnError::Config`] for an unusable configuration or device, and the errors of
+/// [`DualNet::from_bytes_for`] for network bytes that are not a network for `game`.
+pub fn self_play_chunk<G: TensorGame>(
+    game: &G,
+    config: &TrainConfig,
+    network: &[u8],
+    seed: u64,
+    indices: &[usize],
+) -> Result<SelfPlayOutput, NnError> {
+    config.validate()?;
+    let device = config.device.device()?;
+    let (net, spec) = DualNet::from_bytes_for(network, "the self-play network", game, &device)?;
+    let sp = &config.selfplay;
+    let services: Vec<EvalService> = (0..sp.services.max(1))
+        .map(|_| EvalService::start(net.clone(), spec, sp.max_batch))
+        .collect();
+    Ok(self_play_games(
+        game,
+        &services,
+        &config.search,
+        indices,
+        sp.threads,
+        sp.max_plies,
+        seed,
+        false,
+    ))
 }

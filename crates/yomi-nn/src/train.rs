@@ -18,7 +18,6 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use burn::module::Module;
 use burn::tensor::Device;
 use serde::{Deserialize, Serialize};
 use yomi_core::arena::RoundRobin;
@@ -31,8 +30,7 @@ use crate::config::TrainConfig;
 use crate::learner::{Learner, Losses};
 use crate::net::{build_seeded, write_atomic, DualNet, NetSpec};
 use crate::replay::ReplayBuffer;
-use crate::selfplay::self_play;
-use crate::service::EvalService;
+use crate::selfplay::{LocalSelfPlay, SelfPlayBatch, SelfPlayRunner};
 use crate::NnError;
 
 /// Checkpoint format version.
@@ -197,6 +195,24 @@ impl<'a, G: TensorGame> Trainer<'a, G> {
     /// [`NnError`] for unreadable or mismatched checkpoints, file errors, and evaluation
     /// opponents that fail to build.
     pub fn run(&mut self, stop_after: Option<usize>) -> Result<Vec<LogRow>, NnError> {
+        let mut local = LocalSelfPlay {
+            progress: self.progress,
+        };
+        self.run_with(stop_after, &mut local)
+    }
+
+    /// [`Trainer::run`] with each cycle's self-play played by `runner` (for example in
+    /// chunks on other machines). The runs are the same as long as the runner returns the
+    /// batch's games in order, as [`SelfPlayRunner`] requires.
+    ///
+    /// # Errors
+    /// As [`Trainer::run`], and whatever `runner` returns (the checkpoint of the last
+    /// finished cycle stays, so a rerun resumes there).
+    pub fn run_with(
+        &mut self,
+        stop_after: Option<usize>,
+        runner: &mut dyn SelfPlayRunner<G>,
+    ) -> Result<Vec<LogRow>, NnError> {
         let c = self.config.clone();
         let state = self.read_state()?;
         let (mut cycle, mut rows) = state.map_or((0, Vec::new()), |s| (s.cycle, s.rows));
@@ -256,20 +272,17 @@ impl<'a, G: TensorGame> Trainer<'a, G> {
                 eprintln!("cycle {cycle}/{}: self-play", c.cycles);
             }
             // Self-play with the best network.
-            let services: Vec<EvalService> = (0..c.selfplay.services)
-                .map(|_| EvalService::start(best.valid(), self.spec, c.selfplay.max_batch))
-                .collect();
-            let sp = self_play(
+            let sp = runner.play(
                 self.game,
-                &services,
-                &c.search,
-                c.selfplay.games,
-                c.selfplay.threads,
-                c.selfplay.max_plies,
-                derive_seed(cseed, 1),
-                self.progress,
-            );
-            drop(services);
+                &c,
+                &SelfPlayBatch {
+                    cycle,
+                    network: &best,
+                    spec: self.spec,
+                    seed: derive_seed(cseed, 1),
+                    games: c.selfplay.games,
+                },
+            )?;
             let positions = sp.samples.len();
             let sp_rate = sp.positions_per_second();
             buffer.extend(sp.samples);

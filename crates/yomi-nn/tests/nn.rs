@@ -9,8 +9,10 @@ use yomi_core::{ActionSpace, Game, Player, Rng, TensorGame};
 use yomi_nn::az::{masked_softmax, register_az, NetExpander, NetLeaf};
 use yomi_nn::learner::Learner;
 use yomi_nn::net::build_seeded;
-use yomi_nn::replay::{ReplayBuffer, Sample};
-use yomi_nn::selfplay::self_play;
+use yomi_nn::replay::{samples_from_bytes, samples_to_bytes, ReplayBuffer, Sample};
+use yomi_nn::selfplay::{
+    self_play, self_play_chunk, self_play_games, SelfPlayBatch, SelfPlayOutput, SelfPlayRunner,
+};
 use yomi_nn::{
     AzParams, DualNet, EvalService, NetClient, NetConfig, NetSpec, NnError, TrainConfig, Trainer,
 };
@@ -233,6 +235,15 @@ fn self_play_through_the_batching_service_is_deterministic() {
     assert!(a.samples.len() >= 6 * 5);
     assert_eq!(a.samples, b.samples, "thread count changed the games");
     assert_eq!(a.samples, c.samples, "service count changed the games");
+    // The batch in chunks of game numbers, in any order (as workers elsewhere play them),
+    // gives the same games: the chunks' samples in game order are the batch's.
+    let (net, spec) = net_for(&game, 5);
+    let service = [EvalService::start(net, spec, 8)];
+    let late = self_play_games(&game, &service, &params, &[4, 5], 1, 0, 77, false);
+    let early = self_play_games(&game, &service, &params, &[0, 1, 2, 3], 2, 0, 77, false);
+    assert_eq!((early.games, late.games), (4, 2));
+    let chunked: Vec<_> = early.samples.into_iter().chain(late.samples).collect();
+    assert_eq!(chunked, a.samples, "chunks changed the games");
     // One network call per new node, not two (expander and leaf share the cache).
     assert!(calls as usize <= a.samples.len() * 16, "{calls} calls");
     for s in &a.samples {
@@ -454,4 +465,117 @@ fn the_shipped_experiment_files_are_valid_configs() {
     for f in ["geister-dqn-masked.toml", "geister-dqn-unmasked.toml"] {
         yomi_nn::dqn::DqnConfig::load(&dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
     }
+}
+
+/// Self-play as a cluster runner does it: the batch cut into chunks of game numbers, each
+/// played from the network's bytes ([`self_play_chunk`], as a worker elsewhere would), its
+/// samples sent through their byte form, and put back together in game order.
+struct Chunked {
+    size: usize,
+    chunks: usize,
+}
+
+impl SelfPlayRunner<TicTacToe> for Chunked {
+    fn play(
+        &mut self,
+        game: &TicTacToe,
+        config: &TrainConfig,
+        batch: &SelfPlayBatch<'_>,
+    ) -> Result<SelfPlayOutput, NnError> {
+        let network = batch.network_bytes()?;
+        let (plane_len, policy_size) = (batch.spec.shape().len(), batch.spec.policy_size);
+        let games: Vec<usize> = (0..batch.games).collect();
+        let mut samples = Vec::new();
+        let mut outcomes = [0; 3];
+        // Chunks played last-first: only the order they are put back in matters.
+        for chunk in games
+            .chunks(self.size)
+            .rev()
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+        {
+            let out = self_play_chunk(game, config, &network, batch.seed, chunk)?;
+            let wire = samples_to_bytes(&out.samples);
+            samples.extend(samples_from_bytes(&wire, "chunk", plane_len, policy_size)?);
+            for (t, x) in outcomes.iter_mut().zip(out.outcomes) {
+                *t += x;
+            }
+            self.chunks += 1;
+        }
+        Ok(SelfPlayOutput {
+            samples,
+            games: batch.games,
+            outcomes,
+            seconds: 0.0,
+        })
+    }
+}
+
+#[test]
+fn chunked_self_play_from_network_bytes_trains_exactly_as_local_self_play() {
+    let game = TicTacToe;
+    let mut registry = yomi_classic::tictactoe::registry();
+    register_az(&mut registry);
+    let local = TempDir::new();
+    let chunked = TempDir::new();
+    let mut t = Trainer::new(&game, &registry, tiny_config(2), local.path()).unwrap();
+    t.progress = false;
+    let rows_local = t.run(None).unwrap();
+    let mut runner = Chunked { size: 3, chunks: 0 };
+    let mut t = Trainer::new(&game, &registry, tiny_config(2), chunked.path()).unwrap();
+    t.progress = false;
+    let rows_chunked = t.run_with(None, &mut runner).unwrap();
+    assert_eq!(
+        runner.chunks,
+        2 * 2,
+        "two chunks of the four games per cycle"
+    );
+    assert_eq!(rows_local.len(), rows_chunked.len());
+    for (x, y) in rows_local.iter().zip(&rows_chunked) {
+        assert_eq!(
+            (x.games, x.positions, x.buffer),
+            (y.games, y.positions, y.buffer)
+        );
+        assert_eq!((x.value_loss, x.policy_loss), (y.value_loss, y.policy_loss));
+        assert_eq!((x.gate_score, x.accepted), (y.gate_score, y.accepted));
+        assert_eq!(x.evals, y.evals);
+    }
+    let buffer = |d: &std::path::Path| std::fs::read(d.join("checkpoint/buffer.bin")).unwrap();
+    assert_eq!(buffer(local.path()), buffer(chunked.path()));
+
+    // Chunk bytes that are cut, or a network for another game, are refused with errors.
+    let out = self_play_chunk(
+        &game,
+        &tiny_config(1),
+        &std::fs::read(local.path().join("best.ynn")).unwrap(),
+        5,
+        &[0, 1],
+    )
+    .unwrap();
+    assert_eq!(out.outcomes.iter().sum::<usize>(), 2);
+    let wire = samples_to_bytes(&out.samples);
+    let len = game.tensor_shape().len();
+    let policy = game.num_actions();
+    assert_eq!(
+        samples_from_bytes(&wire, "w", len, policy).unwrap(),
+        out.samples
+    );
+    for cut in [0, 7, wire.len() / 2, wire.len() - 1] {
+        assert!(
+            samples_from_bytes(&wire[..cut], "w", len, policy).is_err(),
+            "{cut}"
+        );
+    }
+    assert!(samples_from_bytes(&wire, "w", len + 1, policy).is_err());
+    let err = self_play_chunk(
+        &ConnectFour,
+        &tiny_config(1),
+        &std::fs::read(local.path().join("best.ynn")).unwrap(),
+        5,
+        &[0],
+    )
+    .unwrap_err();
+    assert!(matches!(err, NnError::Mismatch(_)), "{err}");
+    assert!(self_play_chunk(&game, &tiny_config(1), b"junk", 5, &[0]).is_err());
 }

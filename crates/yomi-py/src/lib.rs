@@ -8,7 +8,9 @@
 //! - [`arena`]: round robins (matches and tournaments), the records file as dicts, and the
 //!   chunked runs the Ray runner distributes ([`yomi_core::arena::Journal`]);
 //! - [`experiments`]: the experiment commands (TUBSTAP's, Othello's accuracy, the matches
-//!   of a learning experiment) in chunks for the Ray runner.
+//!   of a learning experiment) in chunks for the Ray runner;
+//! - [`nn`] (feature `nn`): AlphaZero training with each cycle's self-play played where a
+//!   Python callable says (the Ray runner's chunks).
 //!
 //! Every call that does real work (a search, a match, a batch of steps) releases the GIL
 //! ([`rust`]). A panic in Rust becomes the Python exception `yomi.RustPanic` (a
@@ -31,6 +33,8 @@ mod arena;
 mod batch;
 mod experiments;
 mod game;
+#[cfg(feature = "nn")]
+mod nn;
 mod vector;
 
 create_exception!(
@@ -157,5 +161,7 @@ fn _yomi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     vector::register(m)?;
     arena::register(m)?;
     experiments::register(m)?;
+    #[cfg(feature = "nn")]
+    nn::register(m)?;
     Ok(())
 }

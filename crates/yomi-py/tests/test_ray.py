@@ -239,3 +239,107 @@ def test_learn_matches_over_the_cluster_give_the_single_process_records(cluster,
     # Another seed on the same files is refused before anything is played.
     with pytest.raises(ValueError):
         yomi.ray.run_learn_matches(path, seed=5)
+
+
+# --- AlphaZero self-play as Ray tasks. -------------------------------------------------------
+
+AZ_CONFIG = """
+seed = 9
+cycles = 2
+[net]
+filters = 8
+blocks = 1
+value_hidden = 8
+[selfplay]
+games = 6
+threads = 1
+max_batch = 4
+[search]
+simulations = 12
+noise_alpha = 0.5
+noise_fraction = 0.25
+temperature_moves = 3
+[train]
+buffer = 200
+batch = 16
+steps = 5
+[gate]
+games = 2
+threshold = 0.5
+simulations = 4
+"""
+
+TIMINGS = ("selfplay_positions_per_s", "train_samples_per_s")
+
+# The AlphaZero trainer is in the wheel only when it is built with the `nn` feature (burn:
+# minutes more of build), which `YOMI_PY_NN=1 scripts/test-python.sh` does.
+needs_nn = pytest.mark.skipif(
+    not hasattr(yomi._yomi, "az_train"),
+    reason="the wheel was built without the nn feature (YOMI_PY_NN=1 scripts/test-python.sh builds it with)",
+)
+
+
+def untimed(rows):
+    return [{k: v for k, v in r.items() if k not in TIMINGS} for r in rows]
+
+
+@needs_nn
+def test_az_self_play_on_ray_trains_the_networks_of_one_process(cluster, tmp_path):
+    config = tmp_path / "az.toml"
+    config.write_text(AZ_CONFIG)
+    local = yomi._yomi.az_train("tictactoe", config, tmp_path / "local", progress=False)
+    assert [r["cycle"] for r in local] == [1, 2]
+    assert all(r["games"] == 6 and r["positions"] > 6 * 4 for r in local)
+    # Chunks of two games on three nodes: the same samples in the same order (the replay
+    # buffer byte for byte), so the same training: losses, gate and evaluation results equal
+    # to the last bit. (Weights files are not compared as bytes: burn gives parameters
+    # random ids.)
+    remote = yomi.ray.run_az_training("tictactoe", config, tmp_path / "ray", chunk_size=2, progress=False)
+    assert untimed(remote) == untimed(local)
+    buffer = "checkpoint/buffer.bin"
+    assert (tmp_path / "ray" / buffer).read_bytes() == (tmp_path / "local" / buffer).read_bytes()
+    # Stopped after one cycle and resumed (other chunk sizes): the same run again.
+    first = yomi.ray.run_az_training("tictactoe", config, tmp_path / "resumed", stop_after=1, chunk_size=4, progress=False)
+    assert len(first) == 1
+    rest = yomi.ray.run_az_training("tictactoe", config, tmp_path / "resumed", chunk_size=1, progress=False)
+    assert untimed(rest) == untimed(local)
+    assert (tmp_path / "resumed" / buffer).read_bytes() == (tmp_path / "local" / buffer).read_bytes()
+
+
+@needs_nn
+def test_az_self_play_chunks_refuse_bad_input(tmp_path):
+    with pytest.raises(ValueError, match="not a|weights|bad file"):
+        yomi._yomi.az_self_play_chunk("tictactoe", AZ_CONFIG, b"not a network", 1, [0])
+    with pytest.raises(ValueError, match="tensors"):
+        yomi._yomi.az_self_play_chunk("ggp:tictactoe", AZ_CONFIG, b"", 1, [0])
+    with pytest.raises(ValueError, match="unknown|nosuchgame"):
+        yomi._yomi.az_self_play_chunk("nosuchgame", AZ_CONFIG, b"", 1, [0])
+    with pytest.raises(ValueError):
+        yomi._yomi.az_self_play_chunk("tictactoe", "cycles = [", b"", 1, [0])
+    # A network for another game is refused before any game is played.
+    config = tmp_path / "az.toml"
+    config.write_text(AZ_CONFIG.replace("cycles = 2", "cycles = 1"))
+    yomi._yomi.az_train("tictactoe", config, tmp_path / "t", progress=False)
+    net = (tmp_path / "t" / "best.ynn").read_bytes()
+    samples, outcomes = yomi._yomi.az_self_play_chunk("tictactoe", AZ_CONFIG, net, 3, [0, 1])
+    assert sum(outcomes) == 2 and len(samples) > 0
+    with pytest.raises(ValueError, match="connect|inputs|needs"):
+        yomi._yomi.az_self_play_chunk("connect4", AZ_CONFIG, net, 3, [0])
+
+
+@needs_nn
+def test_a_failing_self_play_callable_stops_training_with_its_exception(tmp_path):
+    config = tmp_path / "az.toml"
+    config.write_text(AZ_CONFIG)
+
+    def broken(cycle, network, seed, games):
+        raise KeyError("no workers")
+
+    with pytest.raises(KeyError, match="no workers"):
+        yomi._yomi.az_train("tictactoe", config, tmp_path / "b", self_play=broken, progress=False)
+
+    def short(cycle, network, seed, games):
+        return [yomi._yomi.az_self_play_chunk("tictactoe", AZ_CONFIG, network, seed, [0])]
+
+    with pytest.raises(ValueError, match="1 games, the batch has 6"):
+        yomi._yomi.az_train("tictactoe", config, tmp_path / "s", self_play=short, progress=False)

@@ -1,7 +1,7 @@
 """Type stubs of yomi's Rust extension module (re-exported by ``yomi``)."""
 
 from os import PathLike
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -162,6 +162,24 @@ def tubstap_experiment_file(path: Union[str, PathLike[str]]) -> Tuple[str, Dict[
 def tubstap_report(journal: Journal) -> str: ...
 def accuracy_play(task_json: str, items: List[int]) -> List[str]: ...
 def learn_matches_play(task_json: str, items: List[int]) -> List[str]: ...
+
+# Built with the `nn` feature only.
+def az_train(
+    game: str,
+    config: Union[str, PathLike[str]],
+    dir: Union[str, PathLike[str]],
+    self_play: Optional[Callable[[int, bytes, int, int], List[Tuple[bytes, List[int]]]]] = None,
+    stop_after: Optional[int] = None,
+    progress: bool = True,
+) -> List[Dict[str, Any]]: ...
+def az_self_play_chunk(
+    game: str,
+    config_toml: str,
+    network: bytes,
+    seed: int,
+    indices: List[int],
+    threads: Optional[int] = None,
+) -> Tuple[bytes, List[int]]: ...
 
 class AccuracyJournal:
     def __init__(self, path: Union[str, PathLike[str]], overrides_json: str) -> None: ...

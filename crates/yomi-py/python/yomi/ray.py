@@ -5,6 +5,7 @@ on one machine.
     python -m yomi.ray tubstap-experiment experiments/tubstap.toml --address auto
     python -m yomi.ray othello-accuracy experiments/othello-accuracy.toml --address auto
     python -m yomi.ray learn-matches experiments/learn-breakthrough5x5.toml --address auto
+    python -m yomi.ray az-train experiments/geister-az.toml runs/geister-az --address auto
 
 or from Python::
 
@@ -22,7 +23,9 @@ What each runs, and the command on one machine that writes the same files:
   the report is written at the end);
 - ``learn-matches``: the matches of a learning experiment whose training is done
   (``yomi learn experiment FILE`` after ``yomi learn train FILE``; ``report.md`` is
-  written at the end).
+  written at the end);
+- ``az-train``: AlphaZero training with each cycle's self-play games as Ray tasks
+  (``yomi geister train CONFIG DIR``; needs a ``yomi`` built with the ``nn`` feature).
 
 How a run goes, the same for all of them: this process (the driver) opens the run's
 journal: it locks the records file(s), checks the records already there against the
@@ -391,6 +394,85 @@ def run_learn_matches(
     )
 
 
+def _self_play_chunk(game: str, config_toml: str, network: bytes, seed: int, indices: List[int], threads: int):
+    """One chunk of an AlphaZero self-play batch (the body of every self-play Ray task)."""
+    from yomi import _yomi as native
+
+    return native.az_self_play_chunk(game, config_toml, network, seed, indices, threads)
+
+
+def run_az_training(
+    game: str,
+    config: PathLike,
+    directory: PathLike,
+    *,
+    stop_after: Optional[int] = None,
+    chunk_size: Optional[int] = None,
+    threads_per_task: int = 1,
+    max_retries: int = 3,
+    address: Optional[str] = None,
+    progress: bool = True,
+) -> List[Dict[str, Any]]:
+    """Runs (or resumes) AlphaZero training of ``game`` (``yomi geister train`` trains
+    ``geister-perfect``) from the TOML file ``config`` in ``directory``, with each cycle's
+    self-play games played as Ray tasks; returns the training log rows as dicts.
+
+    The driver (this process) keeps the network, the replay buffer and the checkpoints,
+    trains, gates and evaluates. Each cycle it puts the best network into Ray's object
+    store once and cuts the cycle's games into chunks of game numbers; a task plays its
+    games (game ``i`` with the seed the cycle gives it, so a game is the same wherever it
+    runs) and returns its samples. The chunks go back into the replay buffer in game order,
+    so the run equals the run on one machine with the same seed. A chunk lost with its
+    node is run again by Ray (``max_retries``); a run stopped between cycles resumes from
+    its last checkpoint, here or with the command on one machine.
+
+    Needs a ``yomi`` built with the ``nn`` feature (``pip install ./crates/yomi-py
+    --config-settings=build-args=--features=nn``) on the driver and every node.
+    ``chunk_size``: games per task (default: about four tasks per CPU of the cluster).
+    ``threads_per_task``: game threads of each task (its CPU request).
+    """
+    import ray
+
+    if not hasattr(_yomi, "az_train"):
+        raise RuntimeError(
+            "this yomi was built without the nn feature; rebuild it with "
+            "`pip install ./crates/yomi-py --config-settings=build-args=--features=nn`"
+        )
+    if chunk_size is not None and chunk_size < 1:
+        raise ValueError(f"chunk_size {chunk_size}: expected at least 1")
+    if threads_per_task < 1:
+        raise ValueError(f"threads_per_task {threads_per_task}: expected at least 1")
+    with open(config, encoding="utf-8") as f:
+        config_toml = f.read()
+    remote = ray.remote(_self_play_chunk).options(num_cpus=threads_per_task, max_retries=max_retries)
+
+    def self_play(cycle: int, network: bytes, seed: int, games: int) -> List[Tuple[bytes, List[int]]]:
+        if not ray.is_initialized():
+            ray.init(address=address or os.environ.get("RAY_ADDRESS"))
+        size = chunk_size
+        if size is None:
+            cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+            size = max(1, math.ceil(games / (4 * cpus)))
+        net_ref = ray.put(network)
+        futures = [
+            remote.remote(game, config_toml, net_ref, seed, list(range(i, min(i + size, games))), threads_per_task)
+            for i in range(0, games, size)
+        ]
+        chunks = ray.get(futures)
+        if progress:
+            print(f"cycle {cycle}: {games} self-play games in {len(futures)} Ray tasks", file=sys.stderr)
+        return chunks
+
+    return _yomi.az_train(
+        game,
+        os.fspath(config),
+        os.fspath(directory),
+        self_play=self_play,
+        stop_after=stop_after,
+        progress=progress,
+    )
+
+
 def main(argv: Optional[list] = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m yomi.ray",
@@ -429,6 +511,12 @@ def main(argv: Optional[list] = None) -> int:
     lm.add_argument("--games", type=int, default=None, help="games per pairing (overrides [matches])")
     lm.add_argument("--seed", type=int, default=None, help="seed (overrides [matches])")
     common(lm, "games")
+    az = sub.add_parser("az-train", help="AlphaZero training (yomi geister train CONFIG DIR) with each cycle's self-play spread over the cluster")
+    az.add_argument("config", help="the training configuration (TOML, as yomi geister train reads it)")
+    az.add_argument("dir", help="the run directory (checkpoints, log, best network); resumed when it holds a run")
+    az.add_argument("--game", default="geister-perfect", help="the game (default: geister-perfect, the game of yomi geister train)")
+    az.add_argument("--cycles", type=int, default=None, help="stop after this many new cycles (default: run to the configuration's cycles)")
+    common(az, "self-play games")
     args = parser.parse_args(argv)
 
     def progress(recorded: int, total: int) -> None:
@@ -460,6 +548,13 @@ def main(argv: Optional[list] = None) -> int:
                 positions=args.positions, playouts=playouts, command=command, **run_args,
             )
             text = f"{run.recorded} of {run.total} searches recorded ({run.played} now)\n"
+        elif args.command == "az-train":
+            rows = run_az_training(
+                args.game, args.config, args.dir, stop_after=args.cycles,
+                chunk_size=args.chunk_size, threads_per_task=args.threads_per_task,
+                max_retries=args.max_retries, address=args.address,
+            )
+            text = f"{len(rows)} cycles in {args.dir}; the best network is {os.path.join(args.dir, 'best.ynn')}\n"
         else:
             run = run_learn_matches(args.file, games=args.games, seed=args.seed, command=command, **run_args)
             text = run.report
