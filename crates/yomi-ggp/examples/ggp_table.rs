@@ -57,6 +57,7 @@ fn playouts(game: &GdlGame, secs: f64, seed: u64) -> (u64, u64, f64) {
     let root = game.initial_state();
     let mut s = root.clone();
     let clock = Clock::start();
+    let mut last = Instant::now();
     let (mut games, mut plies) = (0u64, 0u64);
     loop {
         s.clone_from(&root);
@@ -80,8 +81,13 @@ fn playouts(game: &GdlGame, secs: f64, seed: u64) -> (u64, u64, f64) {
         }
         std::hint::black_box(game.returns(&s));
         games += 1;
-        if (games % 16 == 0 || plies > 1000 * games) && clock.secs() >= secs {
-            return (games, plies, clock.secs());
+        // The CPU clock is a file read: read it every 16 games, or after every game once
+        // games are slow (the fallback evaluator's take a second or more).
+        if games % 16 == 0 || last.elapsed() > Duration::from_millis(50) {
+            last = Instant::now();
+            if clock.secs() >= secs {
+                return (games, plies, clock.secs());
+            }
         }
     }
 }
@@ -106,6 +112,12 @@ fn one(file: &Path, secs: f64) -> String {
     };
     let load = clock.secs();
     let wall = wall_start.elapsed().as_secs_f64();
+    // Printed at once, so that a parent that kills a slow child still knows it loaded.
+    println!(
+        "LOADED\t{load:.2}\t{wall:.2}\t{}",
+        game.reasoner().stats.engine()
+    );
+    let _ = std::io::Write::flush(&mut std::io::stdout());
     let st = game.reasoner().stats.clone();
     let (n, plies, t) = playouts(&game, secs, 1);
     format!(
@@ -173,15 +185,28 @@ fn run_child(file: &Path, secs: f64, timeout: f64) -> (String, f64) {
                     let _ = o.read_to_string(&mut s);
                 }
                 let wall = start.elapsed().as_secs_f64();
-                if s.trim().is_empty() {
+                let last = s.lines().last().unwrap_or("").trim().to_string();
+                if last.is_empty() || last.starts_with("LOADED") {
                     return (format!("ERR\tcrashed ({status})"), wall);
                 }
-                return (s.trim().to_string(), wall);
+                return (last, wall);
             }
             Ok(None) if start.elapsed().as_secs_f64() > timeout => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return (format!("ERR\tno answer within {timeout:.0} s"), timeout);
+                let mut s = String::new();
+                if let Some(mut o) = child.stdout.take() {
+                    let _ = o.read_to_string(&mut s);
+                }
+                let why = match s.lines().next().map(|l| l.split('\t').collect::<Vec<_>>()) {
+                    Some(c) if c.len() >= 4 && c[0] == "LOADED" => format!(
+                        "loaded in {} CPU s ({} s wall, {}), but no playout ended within \
+                         {timeout:.0} s",
+                        c[1], c[2], c[3]
+                    ),
+                    _ => format!("not loaded within {timeout:.0} s"),
+                };
+                return (format!("ERR\t{why}"), timeout);
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(20)),
             Err(e) => return (format!("ERR\t{e}"), 0.0),
