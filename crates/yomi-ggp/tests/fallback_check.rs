@@ -257,7 +257,11 @@ fn check_reports_a_role_with_two_goal_values() {
     assert!(f.state.contains("(line red)"), "{}", f.state);
     // The goal rules of o for 0 and 100 (the one for 100 on a blue line too).
     assert_eq!(f.rules.len(), 3, "{:?}", f.rules);
-    assert!(f.rules.iter().all(|r| r.contains("(goal o")), "{:?}", f.rules);
+    assert!(
+        f.rules.iter().all(|r| r.contains("(goal o")),
+        "{:?}",
+        f.rules
+    );
     assert!(
         report.findings.iter().all(|f| f.role == "o"),
         "{:?}",
