@@ -10,11 +10,11 @@ use crate::reasoner::GdlState;
 
 impl FeatureGame for GdlGame {
     fn atom_count(&self) -> usize {
-        self.reasoner().base_terms().len()
+        self.reasoner().base_count()
     }
 
     fn move_id_count(&self) -> usize {
-        self.reasoner().actions().len()
+        self.reasoner().action_count()
     }
 
     #[inline]
@@ -29,12 +29,11 @@ impl FeatureGame for GdlGame {
 
     fn atom_name(&self, atom: u32) -> String {
         let r = self.reasoner();
-        r.base_terms()
-            .get(atom as usize)
-            .map_or_else(|| format!("atom{atom}"), |t| r.term_text(t))
+        r.base_term(atom)
+            .map_or_else(|| format!("atom{atom}"), |t| r.term_text(&t))
     }
 
     fn move_id_name(&self, id: u32) -> String {
-        self.reasoner().action_text(id).to_string()
+        self.reasoner().action_text(id)
     }
 }

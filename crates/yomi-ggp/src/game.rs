@@ -57,6 +57,18 @@ impl GdlGame {
         })
     }
 
+    /// The game on the fallback evaluator ([`Reasoner::new_fallback`]), which games too
+    /// large to ground run on, whether or not this one grounds.
+    ///
+    /// # Errors
+    /// As [`Reasoner::new_fallback`].
+    pub fn new_fallback(name: &str, desc: &Description) -> Result<Self, GdlError> {
+        Ok(GdlGame {
+            name: format!("ggp:{name}"),
+            reasoner: Arc::new(Reasoner::new_fallback(desc)?),
+        })
+    }
+
     /// Reads, checks and compiles a KIF rule sheet.
     ///
     /// # Errors
@@ -269,7 +281,7 @@ impl Game for GdlGame {
         let props: Vec<String> = r
             .true_bases(state)
             .into_iter()
-            .map(|b| r.term_text(&r.base_terms()[b as usize]))
+            .filter_map(|b| r.base_term(b).map(|t| r.term_text(&t)))
             .collect();
         format!("({})", props.join(" "))
     }
@@ -311,7 +323,7 @@ impl Game for GdlGame {
 impl ActionSpace for GdlGame {
     /// Every action term any role can take ([`Reasoner::actions`]).
     fn num_actions(&self) -> usize {
-        self.reasoner.actions().len()
+        self.reasoner.action_count()
     }
 
     /// The index of the move's action term.
@@ -330,7 +342,7 @@ impl ActionSpace for GdlGame {
             p => p as usize == player.index(),
         };
         let a = u32::try_from(action).ok()?;
-        (moves && action < r.actions().len() && r.is_legal(state, player.index(), a))
+        (moves && action < r.action_count() && r.is_legal(state, player.index(), a))
             .then_some(GdlMove(a))
     }
 }

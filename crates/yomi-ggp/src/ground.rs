@@ -12,7 +12,7 @@
 //!    (they were checked), negative dynamic literals whose atom is outside the domain are
 //!    always true and disappear too.
 
-use std::collections::{HashMap, HashSet};
+use crate::fxhash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::ast::{kw, Atom, Sym, Term};
 use crate::error::GdlError;
@@ -28,6 +28,17 @@ pub const MAX_GROUND_LITERALS: usize = 40_000_000;
 
 /// The most ground atoms the relaxed fixpoint may derive.
 pub const MAX_GROUND_ATOMS: usize = 1_000_000;
+
+/// The most join steps (candidate facts tried against a body literal) grounding may take
+/// in all. Joins can take long while deriving little (a helper relation over every
+/// quadruple of squares, tested and thrown away), so the other limits alone would let a
+/// game spend minutes before failing; past this, the game runs on the lazy fallback
+/// instead. Deterministic, unlike a clock, so a game grounds or not whatever the load.
+pub const MAX_GROUND_WORK: u64 = 200_000_000;
+
+/// The most join steps the fallback evaluator ([`Evaluator`]) may take for one state:
+/// evaluating a state of a game too large to ground must end, but may take seconds.
+pub const MAX_STATE_WORK: u64 = 2_000_000_000;
 
 /// A ground atom: relation and arguments.
 pub type GAtom = (Sym, Vec<Term>);
@@ -52,15 +63,14 @@ pub struct Grounding {
     pub rules: Vec<GroundRule>,
     /// The initial state: the arguments of the `init` facts.
     pub init: Vec<Term>,
+    /// Join steps grounding took (see [`MAX_GROUND_WORK`]).
+    pub work: u64,
 }
 
 const ANY: u32 = u32::MAX;
 
 /// Receives each binding of a rule's variables.
 type Emit<'a> = dyn FnMut(&[Option<Term>]) -> Result<(), GdlError> + 'a;
-
-/// A ground instance before interning: head arguments and body (relation, args, negated).
-type Instance = (Vec<Term>, Vec<(Sym, Vec<Term>, bool)>);
 
 /// A table key: the relation, and for `true` the functor of its argument (or `ANY`).
 type Key = (Sym, u32);
@@ -92,7 +102,7 @@ impl Table {
         if self.index.contains_key(&pos) {
             return;
         }
-        let mut idx: HashMap<Term, Vec<u32>> = HashMap::new();
+        let mut idx: HashMap<Term, Vec<u32>> = HashMap::default();
         for (i, f) in self.facts.iter().enumerate() {
             if let Some(t) = f.get(pos) {
                 idx.entry(t.clone()).or_default().push(i as u32);
@@ -131,25 +141,46 @@ struct Step {
     checks: Vec<usize>,
 }
 
-struct Grounder {
+struct Grounder<'s> {
     tables: HashMap<Key, Table>,
     atoms: usize,
     dynamic: HashSet<Sym>,
+    /// Tables read besides `tables` (the static relations, already complete and indexed on
+    /// every argument), for the exact evaluation of one state by [`Lazy`].
+    statics: Option<&'s HashMap<Key, Table>>,
+    /// Exact evaluation (of one state, by [`Evaluator`]): every negated literal is
+    /// tested, and `next` heads do not feed `true`.
+    exact: bool,
+    /// Join steps taken so far, and the most allowed ([`MAX_GROUND_WORK`],
+    /// [`MAX_STATE_WORK`]).
+    work: std::cell::Cell<u64>,
+    max_work: u64,
+    /// Relations evaluated on demand, top-down ([`Evaluator`]): their rules by relation.
+    demand: Option<&'s HashMap<Sym, Vec<NRule>>>,
+    /// The answers found on demand, by call pattern (variables all numbered 0).
+    memo: std::cell::RefCell<HashMap<Atom, std::rc::Rc<Vec<Vec<Term>>>>>,
 }
 
-impl Grounder {
+impl Grounder<'_> {
     fn table(&mut self, key: Key) -> &mut Table {
         self.tables.entry(key).or_default()
     }
 
-    fn size(&self, key: Key) -> usize {
-        self.tables.get(&key).map_or(0, |t| t.facts.len())
+    /// The table of `key`, own or static.
+    fn get(&self, key: &Key) -> Option<&Table> {
+        self.tables
+            .get(key)
+            .or_else(|| self.statics.and_then(|s| s.get(key)))
     }
 
-    /// Adds a derived fact; `true` gets the `next` heads.
+    fn size(&self, key: Key) -> usize {
+        self.get(&key).map_or(0, |t| t.facts.len())
+    }
+
+    /// Adds a derived fact; `true` gets the `next` heads (unless exact).
     fn add(&mut self, rel: Sym, args: Vec<Term>) -> bool {
         let new = self.table((rel, ANY)).insert(args.clone());
-        if new && rel == kw::NEXT {
+        if new && rel == kw::NEXT && !self.exact {
             let f = functor(&args[0]);
             self.table((kw::TRUE, f)).insert(args.clone());
             self.table((kw::TRUE, ANY)).insert(args);
@@ -193,7 +224,7 @@ impl Grounder {
         // Variable -> (literal, argument position or usize::MAX for the whole literal,
         // occurrences).
         let mut occurs: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new(); nvars];
-        let mut counts: HashMap<u32, usize> = HashMap::new();
+        let mut counts: HashMap<u32, usize> = HashMap::default();
         for (i, l) in r.body.iter().enumerate() {
             counts.clear();
             let mut count = |t: &Term| t.for_each_var(&mut |x| *counts.entry(x).or_default() += 1);
@@ -324,7 +355,8 @@ impl Grounder {
     fn enumerate(&mut self, r: &NRule, plan: &Plan, emit: &mut Emit<'_>) -> Result<(), GdlError> {
         for s in &plan.steps {
             if let Some(p) = s.index_pos {
-                if s.lit != usize::MAX {
+                // Static tables come indexed on every argument.
+                if s.lit != usize::MAX && !self.statics.is_some_and(|t| t.contains_key(&s.key)) {
                     self.table(s.key).ensure_index(p);
                 }
             }
@@ -351,6 +383,8 @@ impl Grounder {
             Ids(&'t [u32]),
             All,
             Once,
+            /// Answers of a relation evaluated on demand.
+            Owned(std::rc::Rc<Vec<Vec<Term>>>),
         }
         struct Frame<'t> {
             k: usize,
@@ -362,47 +396,60 @@ impl Grounder {
         }
         let empty: &[u32] = &[];
         // The frame for step `k`, or `None` when the step has no candidates at all.
-        let frame = |k: usize, binding: &[Option<Term>]| -> Option<Frame<'_>> {
+        let frame = |k: usize, binding: &[Option<Term>]| -> Result<Option<Frame<'_>>, GdlError> {
             let s = &plan.steps[k];
             if s.lit == usize::MAX {
-                return Some(Frame {
+                return Ok(Some(Frame {
                     k,
                     table: None,
                     cands: Cands::Once,
                     next: 0,
                     trail: Vec::new(),
-                });
+                }));
             }
             let NLit::Pos(a) = &r.body[s.lit] else {
-                return None;
+                return Ok(None);
             };
-            let table = self.tables.get(&s.key)?;
+            if self.demand.is_some_and(|d| d.contains_key(&a.rel)) {
+                let pattern = Atom {
+                    rel: a.rel,
+                    args: a.args.iter().map(|t| subst(t, binding)).collect(),
+                };
+                return Ok(Some(Frame {
+                    k,
+                    table: None,
+                    cands: Cands::Owned(self.answers(&pattern)?),
+                    next: 0,
+                    trail: Vec::new(),
+                }));
+            }
+            let Some(table) = self.get(&s.key) else {
+                return Ok(None);
+            };
             let cands = match s.index_pos {
-                Some(p) => {
-                    let t = subst(&a.args[p], binding);
-                    Cands::Ids(
-                        table
-                            .index
-                            .get(&p)
-                            .and_then(|idx| idx.get(&t))
-                            .map_or(empty, Vec::as_slice),
-                    )
-                }
+                Some(p) => match table.index.get(&p) {
+                    Some(idx) => {
+                        let t = subst(&a.args[p], binding);
+                        Cands::Ids(idx.get(&t).map_or(empty, Vec::as_slice))
+                    }
+                    // Not indexed (a table first read on demand): scan it.
+                    None => Cands::All,
+                },
                 None => Cands::All,
             };
-            Some(Frame {
+            Ok(Some(Frame {
                 k,
                 table: Some(table),
                 cands,
                 next: 0,
                 trail: Vec::new(),
-            })
+            }))
         };
         if k >= plan.steps.len() {
             return emit(binding);
         }
         let mut stack: Vec<Frame<'_>> = Vec::with_capacity(plan.steps.len() - k);
-        if let Some(f) = frame(k, &*binding) {
+        if let Some(f) = frame(k, &*binding)? {
             stack.push(f);
         }
         while let Some(f) = stack.last_mut() {
@@ -419,19 +466,30 @@ impl Grounder {
                         continue;
                     }
                     f.next = 1;
-                    self.checks_pass(r, &s.checks, binding)
+                    self.checks_pass(r, &s.checks, binding)?
                 }
-                Cands::Ids(_) | Cands::All => {
-                    let table = f.table.expect("literal steps have a table");
-                    let fact = match f.cands {
-                        Cands::Ids(ids) => ids.get(f.next).map(|&i| &table.facts[i as usize]),
-                        _ => table.facts.get(f.next),
+                Cands::Ids(_) | Cands::All | Cands::Owned(_) => {
+                    let fact = match (&f.cands, f.table) {
+                        (Cands::Ids(ids), Some(table)) => {
+                            ids.get(f.next).map(|&i| &table.facts[i as usize])
+                        }
+                        (Cands::All, Some(table)) => table.facts.get(f.next),
+                        (Cands::Owned(v), _) => v.get(f.next),
+                        _ => None,
                     };
                     let Some(fact) = fact else {
                         stack.pop();
                         continue;
                     };
                     f.next += 1;
+                    let w = self.work.get() + 1;
+                    self.work.set(w);
+                    if w > self.max_work {
+                        return Err(GdlError::Game(format!(
+                            "grounding exceeds {} join steps",
+                            self.max_work
+                        )));
+                    }
                     let NLit::Pos(a) = &r.body[s.lit] else {
                         unreachable!("literal steps match positive literals")
                     };
@@ -440,7 +498,7 @@ impl Grounder {
                             .iter()
                             .zip(fact)
                             .all(|(p, g)| unify(p, g, binding, &mut f.trail))
-                        && self.checks_pass(r, &s.checks, binding)
+                        && self.checks_pass(r, &s.checks, binding)?
                 }
             };
             if !matched {
@@ -449,26 +507,103 @@ impl Grounder {
             let next = f.k + 1;
             if next == plan.steps.len() {
                 emit(binding)?;
-            } else if let Some(nf) = frame(next, &*binding) {
+            } else if let Some(nf) = frame(next, &*binding)? {
                 stack.push(nf);
             }
         }
         Ok(())
     }
 
-    fn checks_pass(&self, r: &NRule, checks: &[usize], binding: &[Option<Term>]) -> bool {
-        checks.iter().all(|&c| match &r.body[c] {
-            NLit::Distinct(x, y) => subst(x, binding) != subst(y, binding),
-            NLit::Same(x, y) => subst(x, binding) == subst(y, binding),
-            NLit::Neg(a) if !self.dynamic.contains(&a.rel) => {
-                let args: Vec<Term> = a.args.iter().map(|t| subst(t, binding)).collect();
-                !self
-                    .tables
-                    .get(&(a.rel, ANY))
-                    .is_some_and(|t| t.set.contains(&args))
+    fn checks_pass(
+        &self,
+        r: &NRule,
+        checks: &[usize],
+        binding: &[Option<Term>],
+    ) -> Result<bool, GdlError> {
+        for &c in checks {
+            let ok = match &r.body[c] {
+                NLit::Distinct(x, y) => subst(x, binding) != subst(y, binding),
+                NLit::Same(x, y) => subst(x, binding) == subst(y, binding),
+                NLit::Neg(a) if self.demand.is_some_and(|d| d.contains_key(&a.rel)) => {
+                    let pattern = Atom {
+                        rel: a.rel,
+                        args: a.args.iter().map(|t| subst(t, binding)).collect(),
+                    };
+                    self.answers(&pattern)?.is_empty()
+                }
+                NLit::Neg(a) if self.exact || !self.dynamic.contains(&a.rel) => {
+                    let args: Vec<Term> = a.args.iter().map(|t| subst(t, binding)).collect();
+                    !self
+                        .get(&(a.rel, ANY))
+                        .is_some_and(|t| t.set.contains(&args))
+                }
+                _ => true,
+            };
+            if !ok {
+                return Ok(false);
             }
-            _ => true,
-        })
+        }
+        Ok(true)
+    }
+
+    /// The facts of a relation evaluated on demand that match `pattern` (its unbound
+    /// arguments are variables), memoised for the state: each rule of the relation with its
+    /// head matched against the pattern, its body joined like any rule's. Such relations
+    /// are not recursive, so this terminates.
+    fn answers(&self, pattern: &Atom) -> Result<std::rc::Rc<Vec<Vec<Term>>>, GdlError> {
+        let key = Atom {
+            rel: pattern.rel,
+            args: pattern.args.iter().map(anonymous).collect(),
+        };
+        if let Some(v) = self.memo.borrow().get(&key) {
+            return Ok(v.clone());
+        }
+        let mut out: Vec<Vec<Term>> = Vec::new();
+        let mut seen: HashSet<Vec<Term>> = HashSet::default();
+        let rules = self
+            .demand
+            .and_then(|d| d.get(&pattern.rel))
+            .map_or(&[][..], Vec::as_slice);
+        for r in rules {
+            let mut binding = vec![None; r.vars as usize];
+            if r.head.args.len() != pattern.args.len()
+                || !r
+                    .head
+                    .args
+                    .iter()
+                    .zip(&pattern.args)
+                    .all(|(h, p)| match_pattern(h, p, &mut binding))
+            {
+                continue;
+            }
+            // The rule with the pattern's constants put in, planned as any rule.
+            let inst = NRule {
+                head: Atom {
+                    rel: r.head.rel,
+                    args: r.head.args.iter().map(|t| subst(t, &binding)).collect(),
+                },
+                body: r.body.iter().map(|l| subst_lit(l, &binding)).collect(),
+                vars: r.vars,
+                source: r.source,
+            };
+            let plan = self.plan(&inst);
+            let mut b = vec![None; r.vars as usize];
+            self.step(&inst, &plan, 0, &mut b, &mut |b| {
+                let head: Vec<Term> = inst.head.args.iter().map(|t| subst(t, b)).collect();
+                if seen.insert(head.clone()) {
+                    out.push(head);
+                }
+                if out.len() > MAX_GROUND_ATOMS {
+                    return Err(GdlError::Game(format!(
+                        "one query derives more than {MAX_GROUND_ATOMS} atoms"
+                    )));
+                }
+                Ok(())
+            })?;
+        }
+        let v = std::rc::Rc::new(out);
+        self.memo.borrow_mut().insert(key, v.clone());
+        Ok(v)
     }
 
     /// Runs `rules` to a fixpoint (heads added as they are found).
@@ -513,6 +648,57 @@ impl Grounder {
     }
 }
 
+/// `t` with every variable numbered 0 (a call pattern's shape, whoever's variables).
+fn anonymous(t: &Term) -> Term {
+    match t {
+        Term::Var(_) => Term::Var(0),
+        Term::Sym(_) => t.clone(),
+        Term::Fn(f, args) => Term::Fn(*f, args.iter().map(anonymous).collect()),
+    }
+}
+
+/// Matches a rule head's argument `h` against a call pattern's `p`, binding the head's
+/// variables to the pattern's ground parts. A variable or partly ground part of the
+/// pattern binds nothing: the answers may then be more than the pattern asks for, and the
+/// caller's own unification filters them.
+fn match_pattern(h: &Term, p: &Term, binding: &mut [Option<Term>]) -> bool {
+    match (h, p) {
+        (_, Term::Var(_)) => true,
+        (Term::Var(v), _) => {
+            if !p.is_ground() {
+                return true;
+            }
+            match &binding[*v as usize] {
+                Some(b) => b == p,
+                None => {
+                    binding[*v as usize] = Some(p.clone());
+                    true
+                }
+            }
+        }
+        (Term::Sym(a), Term::Sym(b)) => a == b,
+        (Term::Fn(f, xs), Term::Fn(g, ys)) => {
+            f == g
+                && xs.len() == ys.len()
+                && xs.iter().zip(ys).all(|(x, y)| match_pattern(x, y, binding))
+        }
+        _ => false,
+    }
+}
+
+fn subst_lit(l: &NLit, binding: &[Option<Term>]) -> NLit {
+    let atom = |a: &Atom| Atom {
+        rel: a.rel,
+        args: a.args.iter().map(|t| subst(t, binding)).collect(),
+    };
+    match l {
+        NLit::Pos(a) => NLit::Pos(atom(a)),
+        NLit::Neg(a) => NLit::Neg(atom(a)),
+        NLit::Distinct(x, y) => NLit::Distinct(subst(x, binding), subst(y, binding)),
+        NLit::Same(x, y) => NLit::Same(subst(x, binding), subst(y, binding)),
+    }
+}
+
 fn too_large() -> GdlError {
     GdlError::Game(format!("grounding exceeds {MAX_GROUND_RULES} ground rules"))
 }
@@ -545,9 +731,13 @@ fn unify(p: &Term, g: &Term, binding: &mut [Option<Term>], trail: &mut Vec<u32>)
     }
 }
 
-/// Relations that depend on `true` or `does`.
+/// Relations that depend on `true` or `does`, and those grounded like them: the relations
+/// of components with negation inside ([`Description::unstratified`]), whose values the
+/// reasoner decides from the ground rules (with their negation checked for stratification
+/// there), and whatever depends on them.
 pub fn dynamic_relations(desc: &Description) -> HashSet<Sym> {
-    let mut dynamic: HashSet<Sym> = HashSet::from([kw::TRUE, kw::DOES]);
+    let mut dynamic: HashSet<Sym> = [kw::TRUE, kw::DOES].into_iter().collect();
+    dynamic.extend(desc.unstratified.iter().copied());
     loop {
         let before = dynamic.len();
         for r in &desc.rules {
@@ -564,6 +754,245 @@ pub fn dynamic_relations(desc: &Description) -> HashSet<Sym> {
     }
 }
 
+/// 1. The static relations, exactly, component by component.
+fn static_tables(
+    desc: &Description,
+    dynamic: &HashSet<Sym>,
+) -> Result<Grounder<'static>, GdlError> {
+    let mut g = Grounder {
+        tables: HashMap::default(),
+        atoms: 0,
+        dynamic: dynamic.clone(),
+        statics: None,
+        exact: false,
+        work: Default::default(),
+        max_work: MAX_GROUND_WORK,
+        demand: None,
+        memo: Default::default(),
+    };
+    let mut dummy = false;
+    for comp in &desc.sccs {
+        if comp.iter().any(|s| dynamic.contains(s)) {
+            continue;
+        }
+        let rules: Vec<&NRule> = desc
+            .rules
+            .iter()
+            .filter(|r| comp.contains(&r.head.rel))
+            .collect();
+        g.fixpoint(&rules, &mut dummy)?;
+    }
+    Ok(g)
+}
+
+/// Exact evaluation of the dynamic relations in one state at a time, without grounding
+/// them: the fallback of games whose grounding exceeds the limits ([`crate::reasoner`]'s
+/// lazy mode). The static relations are evaluated once, exactly, and indexed on every
+/// argument; each query evaluates the dynamic components it needs, bottom-up with the
+/// same indexed joins the grounder uses, with every negated literal tested (the
+/// components are stratified by relation, in dependency order).
+#[derive(Debug)]
+pub(crate) struct Evaluator {
+    statics: HashMap<Key, Table>,
+    dynamic: HashSet<Sym>,
+    /// Per target: the dynamic components to evaluate, as rule indices into `desc.rules`,
+    /// dependencies first.
+    state_comps: Vec<Vec<usize>>,
+    next_comps: Vec<Vec<usize>>,
+    init: Vec<Term>,
+    /// The views evaluated on demand, top-down (`Grounder::answers`), with their rules:
+    /// every dynamic relation that is no keyword and not recursive. Computing a view in
+    /// full, bottom-up, is what makes such games too large to ground (chess's
+    /// `threatened_with_capture` over every square triple); its uses mostly ask about a
+    /// few instances (under negation, all arguments are bound).
+    demand: HashMap<Sym, Vec<NRule>>,
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Table({} facts)", self.facts.len())
+    }
+}
+
+/// Facts derived in one state by [`Evaluator::eval`] (with the static ones).
+pub(crate) struct Derived<'a> {
+    own: HashMap<Key, Table>,
+    statics: &'a HashMap<Key, Table>,
+}
+
+impl Derived<'_> {
+    /// The facts of relation `rel` (argument lists).
+    pub(crate) fn facts(&self, rel: Sym) -> &[Vec<Term>] {
+        self.own
+            .get(&(rel, ANY))
+            .or_else(|| self.statics.get(&(rel, ANY)))
+            .map_or(&[], |t| t.facts.as_slice())
+    }
+}
+
+impl Evaluator {
+    /// The evaluator of `desc`: its static relations, and which components each query
+    /// needs.
+    ///
+    /// # Errors
+    /// [`GdlError::Game`] when the static relations exceed the grounding limits, or when a
+    /// component the queries need is not stratified by relation (this evaluator tests
+    /// negation against finished components only).
+    pub(crate) fn new(desc: &Description) -> Result<Self, GdlError> {
+        let dynamic = dynamic_relations(desc);
+        let g = static_tables(desc, &dynamic)?;
+        let init: Vec<Term> = g
+            .tables
+            .get(&(kw::INIT, ANY))
+            .map(|t| t.facts.iter().map(|f| f[0].clone()).collect())
+            .unwrap_or_default();
+        let mut statics = g.tables;
+        statics.retain(|k, _| !dynamic.contains(&k.0));
+        for t in statics.values_mut() {
+            let arity = t.facts.first().map_or(0, Vec::len);
+            for p in 0..arity {
+                t.ensure_index(p);
+            }
+        }
+        let keywords = [
+            kw::LEGAL,
+            kw::NEXT,
+            kw::GOAL,
+            kw::TERMINAL,
+            kw::TRUE,
+            kw::DOES,
+            kw::INIT,
+            kw::ROLE,
+        ];
+        let mut demand: HashMap<Sym, Vec<NRule>> = HashMap::default();
+        for comp in &desc.sccs {
+            let [rel] = comp.as_slice() else { continue };
+            let recursive = desc.rules.iter().any(|r| {
+                r.head.rel == *rel
+                    && r.body
+                        .iter()
+                        .any(|l| matches!(l, NLit::Pos(a) | NLit::Neg(a) if a.rel == *rel))
+            });
+            if dynamic.contains(rel)
+                && !keywords.contains(rel)
+                && !recursive
+                && !desc.unstratified.contains(rel)
+            {
+                demand.insert(
+                    *rel,
+                    desc.rules
+                        .iter()
+                        .filter(|r| r.head.rel == *rel)
+                        .cloned()
+                        .collect(),
+                );
+            }
+        }
+        // The components each target needs, through the rules' body relations.
+        let comps_for = |targets: &[Sym]| -> Result<Vec<Vec<usize>>, GdlError> {
+            let mut need: HashSet<Sym> = targets.iter().copied().collect();
+            let mut stack: Vec<Sym> = targets.to_vec();
+            while let Some(rel) = stack.pop() {
+                for r in desc.rules.iter().filter(|r| r.head.rel == rel) {
+                    for l in &r.body {
+                        if let NLit::Pos(a) | NLit::Neg(a) = l {
+                            if dynamic.contains(&a.rel) && need.insert(a.rel) {
+                                stack.push(a.rel);
+                            }
+                        }
+                    }
+                }
+            }
+            let mut out = Vec::new();
+            for comp in &desc.sccs {
+                if !comp
+                    .iter()
+                    .any(|s| need.contains(s) && dynamic.contains(s) && !demand.contains_key(s))
+                {
+                    continue;
+                }
+                if comp.iter().any(|s| desc.unstratified.contains(s)) {
+                    return Err(GdlError::Game(
+                        "too large to ground, and negation is stratified only between ground \
+                         atoms, which the fallback evaluator cannot decide"
+                            .into(),
+                    ));
+                }
+                out.push(
+                    desc.rules
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, r)| comp.contains(&r.head.rel))
+                        .map(|(i, _)| i)
+                        .collect(),
+                );
+            }
+            Ok(out)
+        };
+        Ok(Evaluator {
+            state_comps: comps_for(&[kw::LEGAL, kw::TERMINAL, kw::GOAL])?,
+            next_comps: comps_for(&[kw::NEXT])?,
+            statics,
+            dynamic,
+            init,
+            demand,
+        })
+    }
+
+    /// The initial state: the arguments of the `init` facts.
+    pub(crate) fn init(&self) -> &[Term] {
+        &self.init
+    }
+
+    /// The facts of the dynamic relations `legal`, `terminal` and `goal` need (`next`
+    /// ones, with `does` given as (role, action) pairs, when `does` is not empty) in the
+    /// state whose true base propositions are `state`.
+    ///
+    /// # Errors
+    /// [`GdlError::Game`] when the facts of one state exceed the grounding limits.
+    pub(crate) fn eval(
+        &self,
+        desc: &Description,
+        state: &[Term],
+        does: Option<&[(Term, Term)]>,
+    ) -> Result<Derived<'_>, GdlError> {
+        let mut g = Grounder {
+            tables: HashMap::default(),
+            atoms: 0,
+            dynamic: self.dynamic.clone(),
+            statics: Some(&self.statics),
+            exact: true,
+            work: Default::default(),
+            max_work: MAX_STATE_WORK,
+            demand: Some(&self.demand),
+            memo: Default::default(),
+        };
+        for t in state {
+            let f = functor(t);
+            g.table((kw::TRUE, f)).insert(vec![t.clone()]);
+            g.table((kw::TRUE, ANY)).insert(vec![t.clone()]);
+        }
+        let comps = match does {
+            Some(d) => {
+                for (r, a) in d {
+                    g.table((kw::DOES, ANY)).insert(vec![r.clone(), a.clone()]);
+                }
+                &self.next_comps
+            }
+            None => &self.state_comps,
+        };
+        let mut dummy = false;
+        for comp in comps {
+            let rules: Vec<&NRule> = comp.iter().map(|&i| &desc.rules[i]).collect();
+            g.fixpoint(&rules, &mut dummy)?;
+        }
+        Ok(Derived {
+            own: g.tables,
+            statics: &self.statics,
+        })
+    }
+}
+
 impl Grounding {
     /// Grounds a checked description.
     ///
@@ -571,24 +1000,7 @@ impl Grounding {
     /// [`GdlError::Game`] when the grounding exceeds [`MAX_GROUND_RULES`].
     pub fn new(desc: &Description) -> Result<Self, GdlError> {
         let dynamic = dynamic_relations(desc);
-        let mut g = Grounder {
-            tables: HashMap::new(),
-            atoms: 0,
-            dynamic: dynamic.clone(),
-        };
-        // 1. Static relations, exactly, component by component.
-        let mut dummy = false;
-        for comp in &desc.sccs {
-            if comp.iter().any(|s| dynamic.contains(s)) {
-                continue;
-            }
-            let rules: Vec<&NRule> = desc
-                .rules
-                .iter()
-                .filter(|r| comp.contains(&r.head.rel))
-                .collect();
-            g.fixpoint(&rules, &mut dummy)?;
-        }
+        let mut g = static_tables(desc, &dynamic)?;
         let mut out = Grounding::default();
         // Initial state: `init` is static. Its facts seed `true`.
         let init: Vec<Term> = g
@@ -691,7 +1103,7 @@ impl Grounding {
             .iter()
             .filter(|r| dynamic.contains(&r.head.rel))
             .collect();
-        let mut seen: HashSet<GroundRule> = HashSet::new();
+        let mut seen: HashSet<GroundRule> = HashSet::default();
         let mut literals = 0usize;
         for r in dyn_rules {
             let plan = g.plan(r);
@@ -700,12 +1112,13 @@ impl Grounding {
                     g.table(st.key).ensure_index(p);
                 }
             }
-            let mut instances: Vec<Instance> = Vec::new();
             let gref = &g;
-            let mut count = out.rules.len();
+            let out = &mut out;
+            let seen = &mut seen;
+            let mut body: Vec<(u32, bool)> = Vec::new();
+            // Each instance is interned as it is found (no list of instances in between).
             let mut emit = |b: &[Option<Term>]| -> Result<(), GdlError> {
-                let head: Vec<Term> = r.head.args.iter().map(|t| subst(t, b)).collect();
-                let mut body = Vec::new();
+                body.clear();
                 for l in &r.body {
                     match l {
                         NLit::Pos(a) | NLit::Neg(a) if gref.dynamic.contains(&a.rel) => {
@@ -719,15 +1132,25 @@ impl Grounding {
                             {
                                 continue; // never true: the negation always holds
                             }
-                            body.push((a.rel, args, neg));
+                            body.push((intern(out, a.rel, args), neg));
                         }
                         _ => {}
                     }
                 }
+                let head: Vec<Term> = r.head.args.iter().map(|t| subst(t, b)).collect();
+                let head = intern(out, r.head.rel, head);
+                body.sort_unstable();
+                body.dedup();
                 literals += body.len();
-                instances.push((head, body));
-                count += 1;
-                if count > MAX_GROUND_RULES {
+                let gr = GroundRule {
+                    head,
+                    body: body.clone(),
+                };
+                if !seen.contains(&gr) {
+                    seen.insert(gr.clone());
+                    out.rules.push(gr);
+                }
+                if out.rules.len() > MAX_GROUND_RULES {
                     return Err(too_large());
                 }
                 if literals > MAX_GROUND_LITERALS {
@@ -739,20 +1162,8 @@ impl Grounding {
             };
             let mut binding = vec![None; r.vars as usize];
             gref.step(r, &plan, 0, &mut binding, &mut emit)?;
-            for (head, body) in instances {
-                let head = intern(&mut out, r.head.rel, head);
-                let mut gb: Vec<(u32, bool)> = body
-                    .into_iter()
-                    .map(|(rel, args, neg)| (intern(&mut out, rel, args), neg))
-                    .collect();
-                gb.sort_unstable();
-                gb.dedup();
-                let gr = GroundRule { head, body: gb };
-                if seen.insert(gr.clone()) {
-                    out.rules.push(gr);
-                }
-            }
         }
+        out.work = g.work.get();
         Ok(out)
     }
 }

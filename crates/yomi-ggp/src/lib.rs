@@ -35,14 +35,17 @@
 
 pub mod ast;
 pub mod bench;
+pub mod check;
 pub mod error;
 pub mod features;
+pub mod fxhash;
 pub mod game;
 pub mod games;
 mod graph;
 pub mod ground;
 pub mod host;
 pub mod http;
+mod lazy;
 pub mod parse;
 pub mod player;
 pub mod protocol;

@@ -131,30 +131,92 @@ impl Prover {
                 .iter()
                 .filter(|r| comp.contains(&r.head.rel))
                 .collect();
-            loop {
-                let mut new: Vec<(Sym, Vec<Term>)> = Vec::new();
-                for r in &rules {
-                    let mut binding = vec![None; r.vars as usize];
-                    derive(r, 0, &facts, &mut binding, &mut new);
-                }
-                let mut changed = false;
-                for (rel, args) in new {
-                    if facts.entry(rel).or_default().insert(args) {
-                        changed = true;
-                        total += 1;
-                    }
-                }
-                if total > MAX_FACTS {
-                    return Err(GdlError::Game(format!(
-                        "the reference prover's model exceeds {MAX_FACTS} facts"
-                    )));
-                }
-                if !changed {
-                    break;
-                }
+            if comp.iter().any(|s| self.desc.unstratified.contains(s)) {
+                alternating(comp, &rules, &mut facts, &mut total)?;
+            } else {
+                saturate(&rules, &mut facts, None, &mut total)?;
             }
         }
         Ok(facts)
+    }
+}
+
+/// How negated literals on the relations of a component with negation inside are decided
+/// ([`alternating`]): against these facts, or (`None`) as if every such atom held.
+type NegView<'a> = Option<(&'a [Sym], Option<&'a Facts>)>;
+
+/// Derives with `rules` until nothing new comes.
+fn saturate(
+    rules: &[&NRule],
+    facts: &mut Facts,
+    neg: NegView<'_>,
+    total: &mut usize,
+) -> Result<(), GdlError> {
+    loop {
+        let mut new: Vec<(Sym, Vec<Term>)> = Vec::new();
+        for r in rules {
+            let mut binding = vec![None; r.vars as usize];
+            derive(r, 0, facts, neg, &mut binding, &mut new);
+        }
+        let mut changed = false;
+        for (rel, args) in new {
+            if facts.entry(rel).or_default().insert(args) {
+                changed = true;
+                *total += 1;
+            }
+        }
+        if *total > MAX_FACTS {
+            return Err(GdlError::Game(format!(
+                "the reference prover's model exceeds {MAX_FACTS} facts"
+            )));
+        }
+        if !changed {
+            return Ok(());
+        }
+    }
+}
+
+/// A component with negation inside (stratified, if at all, only between ground atoms), by
+/// the alternating fixpoint of the well-founded semantics: an under-estimate derived with
+/// the negated atoms tested against an over-estimate and the other way round, until both
+/// meet. They meet for every locally stratified program (its perfect model); where they
+/// do not, negation is not stratified between ground atoms and the model is refused.
+fn alternating(
+    comp: &[Sym],
+    rules: &[&NRule],
+    facts: &mut Facts,
+    total: &mut usize,
+) -> Result<(), GdlError> {
+    let of_comp = |f: &Facts| -> Vec<(Sym, usize)> {
+        comp.iter()
+            .map(|s| (*s, f.get(s).map_or(0, HashSet::len)))
+            .collect()
+    };
+    let mut over: Option<Facts> = None;
+    let mut last_under: Option<Vec<(Sym, usize)>> = None;
+    loop {
+        let mut under = facts.clone();
+        let mut t = *total;
+        saturate(rules, &mut under, Some((comp, over.as_ref())), &mut t)?;
+        let mut next_over = facts.clone();
+        let mut t2 = *total;
+        saturate(rules, &mut next_over, Some((comp, Some(&under))), &mut t2)?;
+        // The under-estimates grow and the over-estimates shrink: equal sizes are equal sets.
+        if of_comp(&under) == of_comp(&next_over) {
+            *facts = under;
+            *total = t;
+            return Ok(());
+        }
+        let sizes = of_comp(&under);
+        if last_under.as_ref() == Some(&sizes) {
+            return Err(GdlError::Game(
+                "negation is not stratified even between ground atoms (a recursive \
+                 component with negation inside has no perfect model)"
+                    .into(),
+            ));
+        }
+        last_under = Some(sizes);
+        over = Some(next_over);
     }
 }
 
@@ -171,6 +233,7 @@ fn derive(
     r: &NRule,
     i: usize,
     facts: &Facts,
+    neg: NegView<'_>,
     binding: &mut Vec<Option<Term>>,
     out: &mut Vec<(Sym, Vec<Term>)>,
 ) {
@@ -179,7 +242,12 @@ fn derive(
         for l in &r.body {
             let ok = match l {
                 NLit::Pos(_) => true,
-                NLit::Neg(a) => !holds(a, facts, binding),
+                NLit::Neg(a) => match neg {
+                    Some((comp, view)) if comp.contains(&a.rel) => {
+                        view.is_some_and(|v| !holds(a, v, binding))
+                    }
+                    _ => !holds(a, facts, binding),
+                },
                 NLit::Distinct(x, y) => subst(x, binding) != subst(y, binding),
                 NLit::Same(x, y) => subst(x, binding) == subst(y, binding),
             };
@@ -200,7 +268,7 @@ fn derive(
     for f in set {
         let saved = binding.clone();
         if a.args.len() == f.len() && a.args.iter().zip(f).all(|(p, g)| unify(p, g, binding)) {
-            derive(r, next_pos + 1, facts, binding, out);
+            derive(r, next_pos + 1, facts, neg, binding, out);
         }
         *binding = saved;
     }

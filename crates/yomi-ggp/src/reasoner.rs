@@ -133,6 +133,9 @@ pub struct Reasoner {
     progs: Programs,
     /// Statistics of the compiled program.
     pub stats: ReasonerStats,
+    /// The fallback for games too large to ground (`crate::lazy`): when set, states are
+    /// evaluated by it and the compiled fields above are empty.
+    pub(crate) lazy: Option<std::sync::Arc<crate::lazy::Lazy>>,
 }
 
 /// The state and move phases compiled for incremental (differential) evaluation, as a
@@ -427,6 +430,31 @@ pub struct ReasonerStats {
     /// Base propositions plain evaluation is specialised on (`control` in most
     /// turn-taking games): one program per combination of their values.
     pub switches: usize,
+    /// Whether plain evaluation runs the specialised programs (`Programs`).
+    pub programs: bool,
+    /// Time spent grounding (the rest of compiling is folding, ordering and building the
+    /// evaluators).
+    pub ground_time: std::time::Duration,
+    /// Join steps grounding took (`crate::ground::MAX_GROUND_WORK`).
+    pub ground_work: u64,
+    /// Why grounding failed, when the game runs on the lazy fallback (rules evaluated
+    /// state by state, see `crate::lazy`).
+    pub fallback: Option<String>,
+}
+
+impl ReasonerStats {
+    /// The evaluator steps use: `incremental`, `programs`, `plain` or `fallback`.
+    pub fn engine(&self) -> &'static str {
+        if self.fallback.is_some() {
+            "fallback"
+        } else if self.incremental {
+            "incremental"
+        } else if self.programs {
+            "programs"
+        } else {
+            "plain"
+        }
+    }
 }
 
 /// Whose turn a state is, as stored in the state.
@@ -512,7 +540,13 @@ impl Reasoner {
                 yomi_core::MAX_PLAYERS
             )));
         }
-        let g = Grounding::new(desc)?;
+        let ground_start = std::time::Instant::now();
+        let g = match Grounding::new(desc) {
+            Ok(g) => g,
+            // Grounding fails only on its size limits: evaluate state by state instead.
+            Err(e) => return Self::new_lazy(desc, e, ground_start.elapsed()),
+        };
+        let ground_time = ground_start.elapsed();
         let n_atoms = g.atoms.len();
         // Base propositions: the `true` atoms.
         let mut base_terms = Vec::new();
@@ -726,6 +760,48 @@ impl Reasoner {
             })
             .collect();
         let comps = crate::graph::tarjan(&deps);
+        // Recursive components are evaluated as monotone fixpoints: negation inside one
+        // (a sheet not stratified even once grounded) has no such meaning.
+        let mut comp_of = vec![usize::MAX; nprops];
+        for (i, c) in comps.iter().enumerate() {
+            for &p in c {
+                comp_of[p] = i;
+            }
+        }
+        for c in comps
+            .iter()
+            .filter(|c| c.len() > 1 || deps[c[0]].contains(&c[0]))
+        {
+            for &p in c {
+                for lits in &by_head[p] {
+                    if let Some(&l) = lits
+                        .iter()
+                        .find(|&&l| l & 1 == 1 && comp_of[(l >> 1) as usize] == comp_of[p])
+                    {
+                        let text = |q: u32| {
+                            g.atoms
+                                .iter()
+                                .enumerate()
+                                .find(|&(i, _)| prop_of[i] == q)
+                                .map_or_else(String::new, |(_, (rel, args))| {
+                                    let t = if args.is_empty() {
+                                        Term::Sym(*rel)
+                                    } else {
+                                        Term::Fn(*rel, args.clone())
+                                    };
+                                    desc.term_text(&t)
+                                })
+                        };
+                        return Err(GdlError::Game(format!(
+                            "negation is not stratified even between ground atoms: {} depends on \
+                             (not {}), which depends on it",
+                            text(p as u32),
+                            text(l >> 1)
+                        )));
+                    }
+                }
+            }
+        }
         let phase = |need: &[bool]| -> Vec<u32> {
             let mut out = Vec::new();
             for c in &comps {
@@ -789,6 +865,10 @@ impl Reasoner {
             phase_conjunctions: 0,
             incremental: false,
             switches: 0,
+            programs: false,
+            ground_time,
+            ground_work: g.work,
+            fallback: None,
         };
         let mut reasoner = Reasoner {
             desc: desc.clone(),
@@ -825,6 +905,7 @@ impl Reasoner {
             inc: Incremental::default(),
             progs: Programs::default(),
             stats,
+            lazy: None,
         };
         reasoner.finish_conjunctions();
         reasoner.order_by_sampled_truth();
@@ -834,6 +915,78 @@ impl Reasoner {
         reasoner.choose_evaluator();
         reasoner.build_programs();
         Ok(reasoner)
+    }
+
+    /// The lazy fallback evaluator (`crate::lazy`) for any game, whether or not it grounds:
+    /// what games too large to ground run on, for tests and comparisons.
+    ///
+    /// # Errors
+    /// [`GdlError::Game`] as [`Reasoner::new`] for games the fallback cannot evaluate.
+    pub fn new_fallback(desc: &Description) -> Result<Self, GdlError> {
+        Self::new_lazy(
+            desc,
+            GdlError::Game("the fallback was asked for".into()),
+            std::time::Duration::ZERO,
+        )
+    }
+
+    /// The lazy fallback (`crate::lazy`) for a game whose grounding failed with `why`.
+    ///
+    /// # Errors
+    /// [`GdlError::Game`] when the fallback cannot evaluate the game either (its static
+    /// relations exceed the limits, or its negation is stratified only between ground
+    /// atoms), naming both reasons.
+    fn new_lazy(
+        desc: &Description,
+        why: GdlError,
+        ground_time: std::time::Duration,
+    ) -> Result<Self, GdlError> {
+        let lazy = crate::lazy::Lazy::new(desc)
+            .map_err(|e| GdlError::Game(format!("{why}; the fallback evaluator: {e}")))?;
+        let roles = desc.roles.clone();
+        let role_names: Vec<String> = roles.iter().map(|r| desc.term_text(r)).collect();
+        let stats = ReasonerStats {
+            ground_time,
+            fallback: Some(why.to_string()),
+            ..Default::default()
+        };
+        Ok(Reasoner {
+            desc: desc.clone(),
+            roles,
+            role_names,
+            words: 0,
+            base_words: 0,
+            base_terms: Vec::new(),
+            base_index: HashMap::new(),
+            actions: Vec::new(),
+            action_text: Vec::new(),
+            action_index: HashMap::new(),
+            legal: Vec::new(),
+            legal_word: Vec::new(),
+            does: Vec::new(),
+            noop: Vec::new(),
+            goals: Vec::new(),
+            terminal: NONE,
+            rules: Vec::new(),
+            conj: Vec::new(),
+            lits: Vec::new(),
+            cj: Vec::new(),
+            phase_state: Vec::new(),
+            phase_goal: Vec::new(),
+            phase_move: Vec::new(),
+            does_index: Vec::new(),
+            does_frame: Vec::new(),
+            frame_masks: Vec::new(),
+            does_conj: Vec::new(),
+            does_lits: Vec::new(),
+            does_heads: Vec::new(),
+            template: Box::new([]),
+            init: Vec::new(),
+            inc: Incremental::default(),
+            progs: Programs::default(),
+            stats,
+            lazy: Some(lazy),
+        })
     }
 
     /// Compiles the state and move phases for incremental evaluation (`Incremental`),
@@ -1036,6 +1189,7 @@ impl Reasoner {
             *clear.entry(h / 64).or_default() |= 1 << (h % 64);
         }
         self.stats.switches = switch.len();
+        self.stats.programs = true;
         self.progs = Programs {
             built: true,
             switch,
@@ -1358,6 +1512,9 @@ impl Reasoner {
     /// from-scratch evaluation of its base propositions by the plain evaluator. A
     /// self-check for tests: `true` at every state this reasoner makes.
     pub fn derived_values_consistent(&self, s: &GdlState) -> bool {
+        if let Some(lz) = self.lazy() {
+            return self.lazy_state(lz, &self.true_bases(s)).bits == s.bits;
+        }
         let mut cur = s.bits.clone();
         let mut legal = s.bits.clone();
         self.fill_legal(&mut legal);
@@ -1702,6 +1859,12 @@ impl Reasoner {
         self.inc.on
     }
 
+    /// In lazy mode (a game too large to ground), the first evaluation of a state that
+    /// failed (exceeded the limits; that state ended the game with no goals).
+    pub fn fallback_failure(&self) -> Option<GdlError> {
+        self.lazy().and_then(crate::lazy::Lazy::failure)
+    }
+
     /// The checked description this reasoner was compiled from.
     pub fn description(&self) -> &Description {
         &self.desc
@@ -1717,29 +1880,79 @@ impl Reasoner {
         &self.role_names
     }
 
-    /// Every action any role can take, sorted; a move is an index into this list.
-    pub fn actions(&self) -> &[Term] {
-        &self.actions
+    /// Every action any role can take, sorted; a move is an index into this list. (In
+    /// lazy mode: the actions met so far, in order of first sight.)
+    pub fn actions(&self) -> Vec<Term> {
+        match self.lazy() {
+            Some(lz) => lz.action_snapshot(),
+            None => self.actions.clone(),
+        }
     }
 
-    /// The text of action `a` (as the rule sheet spells it).
-    pub fn action_text(&self, a: u32) -> &str {
-        self.action_text.get(a as usize).map_or("", |s| s.as_str())
+    /// How many actions [`Reasoner::actions`] lists.
+    pub fn action_count(&self) -> usize {
+        self.lazy()
+            .map_or(self.actions.len(), crate::lazy::Lazy::action_count)
     }
 
-    /// The action whose term is `t`.
+    /// The term of action `a`.
+    pub fn action(&self, a: u32) -> Option<Term> {
+        match self.lazy() {
+            Some(lz) => lz.action(a),
+            None => self.actions.get(a as usize).cloned(),
+        }
+    }
+
+    /// The text of action `a` (as the rule sheet spells it; empty for no action).
+    pub fn action_text(&self, a: u32) -> String {
+        match self.lazy() {
+            Some(lz) => lz.action_text(a),
+            None => self
+                .action_text
+                .get(a as usize)
+                .cloned()
+                .unwrap_or_default(),
+        }
+    }
+
+    /// The action whose term is `t` (in lazy mode any term is named on first sight).
     pub fn action_of(&self, t: &Term) -> Option<u32> {
-        self.action_index.get(t).copied()
+        match self.lazy() {
+            Some(lz) => Some(lz.action_id(&self.desc, t)),
+            None => self.action_index.get(t).copied(),
+        }
     }
 
-    /// The base propositions (the possible arguments of `true`), in bit order.
-    pub fn base_terms(&self) -> &[Term] {
-        &self.base_terms
+    /// The base propositions (the possible arguments of `true`), in bit order. (In lazy
+    /// mode: those met so far.)
+    pub fn base_terms(&self) -> Vec<Term> {
+        match self.lazy() {
+            Some(lz) => lz.base_snapshot(),
+            None => self.base_terms.clone(),
+        }
     }
 
-    /// The base proposition whose term is `t`.
+    /// How many base propositions [`Reasoner::base_terms`] lists.
+    pub fn base_count(&self) -> usize {
+        self.lazy()
+            .map_or(self.base_terms.len(), crate::lazy::Lazy::base_count)
+    }
+
+    /// The term of base proposition `b`.
+    pub fn base_term(&self, b: u32) -> Option<Term> {
+        match self.lazy() {
+            Some(lz) => lz.base_term(b),
+            None => self.base_terms.get(b as usize).cloned(),
+        }
+    }
+
+    /// The base proposition whose term is `t` (in lazy mode any term is named on first
+    /// sight).
     pub fn base_of(&self, t: &Term) -> Option<u32> {
-        self.base_index.get(t).copied()
+        match self.lazy() {
+            Some(lz) => Some(lz.base_id(t)),
+            None => self.base_index.get(t).copied(),
+        }
     }
 
     /// Writes a ground term as KIF text.
@@ -1751,6 +1964,9 @@ impl Reasoner {
 
     /// The initial state.
     pub fn initial_state(&self) -> GdlState {
+        if let Some(lz) = self.lazy() {
+            return self.lazy_state(lz, &lz.init());
+        }
         let mut s = self.empty_state();
         for &b in &self.init {
             put(&mut s.bits, b, true);
@@ -1769,6 +1985,11 @@ impl Reasoner {
 
     /// The state in which exactly the given base propositions are true.
     pub fn state_from_bases(&self, bases: &[u32]) -> GdlState {
+        if let Some(lz) = self.lazy() {
+            let known = lz.base_count() as u32;
+            let bases: Vec<u32> = bases.iter().copied().filter(|&b| b < known).collect();
+            return self.lazy_state(lz, &bases);
+        }
         let mut s = self.empty_state();
         for &b in bases {
             if (b as usize) < self.base_terms.len() {
@@ -1781,17 +2002,21 @@ impl Reasoner {
 
     /// The true base propositions of `s`.
     pub fn true_bases(&self, s: &GdlState) -> Vec<u32> {
-        (0..self.base_terms.len() as u32)
-            .filter(|&b| get(&s.bits, b))
-            .collect()
+        let mut out = Vec::new();
+        self.for_each_true_base(s, |b| out.push(b));
+        out
     }
 
     /// Calls `f` with each true base proposition of `s` (an index into
     /// [`Reasoner::base_terms`]), in ascending order, without allocating.
     #[inline]
     pub fn for_each_true_base(&self, s: &GdlState, mut f: impl FnMut(u32)) {
-        let n = self.base_terms.len();
-        for (w, &word) in s.bits[..self.base_words].iter().enumerate() {
+        let n = if self.lazy.is_some() {
+            usize::MAX
+        } else {
+            self.base_terms.len()
+        };
+        for (w, &word) in s.bits[..s.base_words as usize].iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
                 let b = w * 64 + bits.trailing_zeros() as usize;
@@ -1813,6 +2038,9 @@ impl Reasoner {
     /// Whether the `terminal` proposition holds in `s` (unlike [`Reasoner::is_terminal`],
     /// a state where a role has no legal move is not counted).
     pub fn terminal_holds(&self, s: &GdlState) -> bool {
+        if self.lazy.is_some() {
+            return self.lazy_terminal(s);
+        }
         self.terminal != NONE && get(&s.bits, self.terminal)
     }
 
@@ -1841,6 +2069,10 @@ impl Reasoner {
     #[inline]
     pub fn legal_into(&self, s: &GdlState, role: usize, out: &mut Vec<u32>) {
         out.clear();
+        if self.lazy.is_some() {
+            out.extend(self.lazy_legal(s, role).iter().map(|&a| a as u32));
+            return;
+        }
         let l = &self.legal[role];
         for (w, &word) in self.legal_bits(s, role).iter().enumerate() {
             let mut m = word;
@@ -1854,6 +2086,9 @@ impl Reasoner {
     /// How many legal actions `role` has in `s`.
     #[inline]
     pub fn legal_count(&self, s: &GdlState, role: usize) -> usize {
+        if self.lazy.is_some() {
+            return self.lazy_legal(s, role).len();
+        }
         self.legal_bits(s, role)
             .iter()
             .map(|w| w.count_ones() as usize)
@@ -1863,6 +2098,9 @@ impl Reasoner {
     /// The `k`-th legal action of `role` (in action order), if there are more than `k`.
     #[inline]
     pub fn nth_legal(&self, s: &GdlState, role: usize, k: usize) -> Option<u32> {
+        if self.lazy.is_some() {
+            return self.lazy_legal(s, role).get(k).map(|&a| a as u32);
+        }
         let mut k = k;
         for (w, &word) in self.legal_bits(s, role).iter().enumerate() {
             let n = word.count_ones() as usize;
@@ -1880,6 +2118,9 @@ impl Reasoner {
 
     /// Whether `role` may play action `a` in `s`.
     pub fn is_legal(&self, s: &GdlState, role: usize, a: u32) -> bool {
+        if self.lazy.is_some() {
+            return role < self.roles.len() && self.lazy_legal(s, role).contains(&u64::from(a));
+        }
         self.legal
             .get(role)
             .is_some_and(|l| l.iter().any(|&(p, b)| b == a && get(&s.bits, p)))
@@ -1895,6 +2136,11 @@ impl Reasoner {
     /// Every goal value that holds for each role in `s` (one per role in a well-formed
     /// game's terminal states).
     pub fn goal_values(&self, s: &GdlState) -> Vec<Vec<u32>> {
+        if self.lazy.is_some() {
+            return (0..self.roles.len())
+                .map(|r| self.lazy_goals(s, r).collect())
+                .collect();
+        }
         let mut bits = s.bits.clone();
         if s.turn != TURN_TERMINAL {
             self.run(&self.phase_goal, &mut bits);
@@ -1917,6 +2163,12 @@ impl Reasoner {
     /// The reward of each role at `s`: its goal value (the highest if several hold, 0 if
     /// none). Allocation-free at terminal states (their goals were computed with them).
     pub fn rewards(&self, s: &GdlState, out: &mut [f64]) {
+        if self.lazy.is_some() {
+            for (r, o) in out.iter_mut().enumerate().take(self.roles.len()) {
+                *o = self.lazy_goals(s, r).last().unwrap_or(0) as f64;
+            }
+            return;
+        }
         if s.turn == TURN_TERMINAL {
             for (r, gs) in self.goals.iter().enumerate() {
                 out[r] = gs
@@ -1937,6 +2189,10 @@ impl Reasoner {
     /// the compiled programs take a move whose legal proposition cannot hold as not
     /// played).
     pub fn step(&self, s: &mut GdlState, joint: &[u32]) {
+        if let Some(lz) = self.lazy() {
+            self.lazy_step(lz, s, joint);
+            return;
+        }
         if self.inc.on {
             self.step_incremental(s, joint);
             return;

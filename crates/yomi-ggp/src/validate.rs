@@ -66,6 +66,9 @@ pub struct Description {
     /// Notes about accepted oddities (rules dropped because nothing the game needs uses
     /// them).
     pub warnings: Vec<String>,
+    /// Relations of components with negation inside (not stratified by relation): they
+    /// are grounded like dynamic relations and the ground rules must be stratified.
+    pub unstratified: HashSet<Sym>,
 }
 
 impl Description {
@@ -197,7 +200,13 @@ impl Description {
             return Err(GdlError::Game("the rule sheet declares no role".into()));
         }
         let (sccs, scc_of) = components(&rules);
-        // Stratification: no negative edge inside a component.
+        // Stratification: no negative edge inside a component of relations. A component
+        // with one is not refused yet: negation may still be stratified between its ground
+        // atoms (`(<= (goal ?r 0) (role ?r) (not (goal ?r 100)))` reads another atom of
+        // `goal`), which the grounded reasoner checks. Its relations are grounded like
+        // dynamic ones (`crate::ground::dynamic_relations`); `init` and `role` must be
+        // plain facts, so a component holding them is refused here.
+        let mut unstratified: HashSet<Sym> = HashSet::new();
         for nr in &rules {
             let hc = scc_of[&nr.head.rel];
             for l in &nr.body {
@@ -208,13 +217,25 @@ impl Description {
                             .map(|s| sheet.symbols.name(*s))
                             .collect::<Vec<_>>()
                             .join(", ");
-                        return Err(err(
-                            nr.source,
-                            RuleError::Unstratified {
-                                relation: sheet.symbols.name(a.rel).to_string(),
-                                cycle,
-                            },
-                        ));
+                        if sccs[hc].iter().any(|&s| s == kw::INIT || s == kw::ROLE) {
+                            return Err(err(
+                                nr.source,
+                                RuleError::Unstratified {
+                                    relation: sheet.symbols.name(a.rel).to_string(),
+                                    cycle,
+                                },
+                            ));
+                        }
+                        if unstratified.insert(a.rel) {
+                            warnings.push(format!(
+                                "{}: '{}' depends negatively on itself through {cycle}: \
+                                 accepted only if negation is stratified between its ground \
+                                 atoms (checked when grounding)",
+                                sheet.rules[nr.source].pos,
+                                sheet.symbols.name(a.rel)
+                            ));
+                        }
+                        unstratified.extend(sccs[hc].iter().copied());
                     }
                 }
             }
@@ -230,6 +251,7 @@ impl Description {
             sccs,
             scc_of,
             warnings,
+            unstratified,
         })
     }
 
@@ -701,8 +723,20 @@ mod tests {
 
     #[test]
     fn rejects_unstratified_negation_and_bad_recursion() {
+        // Not stratified between relations nor between ground atoms: accepted here with a
+        // warning, refused by the grounded reasoner and the prover.
+        let text = "(role a) (q 1) (<= (p ?x) (q ?x) (not (s ?x))) (<= (s ?x) (p ?x)) \
+                    (<= terminal (p 1)) (<= (legal a x) (q 1)) (<= (goal a 0) (q 1))";
+        let d = Description::from_kif(text).unwrap();
+        assert!(d.warnings.iter().any(|w| w.contains("depends negatively")));
+        let e = crate::GdlGame::new("u", &d).unwrap_err().to_string();
+        assert!(e.contains("not stratified"), "{e}");
+        assert!(crate::Prover::new(&d)
+            .is_terminal(&Default::default())
+            .is_err());
+        // `init` and `role` must be facts: negation through them is refused at once.
         assert!(matches!(
-            kind("(role a) (q 1) (<= (p ?x) (q ?x) (not (s ?x))) (<= (s ?x) (p ?x)) (<= terminal (p 1))"),
+            kind("(role a) (<= (init (p ?x)) (role ?x) (not (init (p a))))"),
             RuleError::Unstratified { .. }
         ));
         assert!(matches!(

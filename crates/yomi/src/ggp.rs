@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
-use yomi_core::{Game, Player, Rng, Turn};
+use yomi_core::Game;
 use yomi_ggp::{games, Description, GdlGame};
 
 use crate::error::usage;
@@ -25,7 +25,10 @@ pub struct GgpArgs {
 #[derive(Subcommand, Debug)]
 pub enum GgpCommand {
     /// Read and validate a GDL rule sheet, compile it, then play random games to the end:
-    /// prints warnings, roles, the compiled program's size, mean goals and playouts/s.
+    /// prints warnings, roles, the compiled program's size, mean goals and playouts/s, and
+    /// the rule-sheet bugs the random games ran into (a role with no or several goal values
+    /// at a terminal state, or with no legal move before the end), each with its first
+    /// state and the rules involved.
     #[command(
         after_help = "Examples:\n  yomi ggp check games/nim.kif\n  yomi ggp check ticTacToe.kif --games 1000 --time 3"
     )]
@@ -226,76 +229,46 @@ fn check(a: &CheckArgs) -> anyhow::Result<()> {
          {} state-phase / {} move-phase / {} goal-phase propositions, {} literals",
         st.ground_rules,
         st.base,
-        game.reasoner().actions().len(),
+        game.reasoner().action_count(),
         st.state_phase,
         st.move_phase,
         st.goal_phase,
         st.literals
     );
+    if let Some(why) = &st.fallback {
+        println!(
+            "too large to ground ({why}): runs on the fallback evaluator (rules evaluated state \
+             by state)"
+        );
+    }
     if a.games > 0 {
-        let mut rng = Rng::seed_from_u64(a.seed);
-        let mut sums = vec![0.0; facts.players];
-        let mut moves = 0usize;
-        let mut ended = 0usize;
-        let mut buf = Vec::new();
-        let mut joint = Vec::new();
-        for _ in 0..a.games {
-            let mut s = game.initial_state();
-            let mut n = 0;
-            loop {
-                match game.turn(&s) {
-                    Turn::Terminal => {
-                        let r = game.returns(&s);
-                        for (p, sum) in sums.iter_mut().enumerate() {
-                            *sum += r.get(Player(p as u8));
-                        }
-                        ended += 1;
-                        break;
-                    }
-                    _ if n >= a.max_moves => break,
-                    Turn::Player(_) => {
-                        let Some(m) = game.random_move(&s, &mut rng, &mut buf) else {
-                            break;
-                        };
-                        game.apply(&mut s, m);
-                    }
-                    Turn::Simultaneous => {
-                        joint.clear();
-                        for p in 0..facts.players {
-                            game.legal_moves_of(&s, Player(p as u8), &mut buf);
-                            match rng.choose(&buf) {
-                                Some(&m) => joint.push(m),
-                                None => break,
-                            }
-                        }
-                        if joint.len() < facts.players {
-                            break;
-                        }
-                        game.apply_joint(&mut s, &joint);
-                    }
-                }
-                n += 1;
-            }
-            moves += n;
-        }
+        let report = yomi_ggp::check::check_random_games(&game, a.games, a.max_moves, a.seed);
         let means: Vec<String> = facts
             .player_names
             .iter()
-            .zip(&sums)
-            .map(|(name, s)| format!("{name} {:.1}", s / ended.max(1) as f64))
+            .zip(&report.goal_sums)
+            .map(|(name, s)| format!("{name} {:.1}", s / report.ended.max(1) as f64))
             .collect();
         println!(
             "random games: {} of {} ended, mean length {:.1} moves, mean goals: {}",
-            ended,
-            a.games,
-            moves as f64 / a.games as f64,
+            report.ended,
+            report.games,
+            report.plies as f64 / report.games as f64,
             means.join(", ")
         );
-        if ended < a.games {
+        if report.ended < report.games {
             println!(
                 "warning: {} random game(s) did not end within {} moves",
-                a.games - ended,
+                report.games - report.ended,
                 a.max_moves
+            );
+        }
+        for f in &report.findings {
+            print!("warning: {f}");
+        }
+        if let Some(e) = game.reasoner().fallback_failure() {
+            println!(
+                "warning: the fallback evaluator failed on a state, which ended its game: {e}"
             );
         }
     }
