@@ -13,7 +13,13 @@
 //! - 7 and more: fastest first (fewest replies for the opponent, corners counted double),
 //!   the table's best move first, parity breaking ties; bounds stored in the table; from
 //!   10 empties, enhanced transposition cutoffs (a child already refuted in the table
-//!   cuts before any search).
+//!   cuts before any search);
+//! - 12 and more: the sort also weighs the pattern evaluation ([`crate::eval`]) of each
+//!   child: far from the leaves, mobility alone orders badly, and the node count, not the
+//!   node rate, is what decides the time (a third of the nodes on FFO #40-#44).
+//!
+//! The table is shared without locks, so [`Solver::set_threads`] can add helper threads
+//! (lazy SMP); [`Solver::try_solve_window`] stops at a node or time budget.
 //!
 //! From 5 empties, a stability cutoff (Edax's): when `alpha` is high enough, the
 //! opponent's stable discs ([`crate::stability`]) may already bound the score below it.
