@@ -148,15 +148,11 @@ impl Table {
         let b = self.bucket(p, o);
         let d = e.pack();
         let (d0, d1) = (b.0[2].load(Relaxed), b.0[5].load(Relaxed));
-        let i = if b.0[0].load(Relaxed) ^ d0 == p && b.0[1].load(Relaxed) ^ d0 == o {
-            0
-        } else if b.0[3].load(Relaxed) ^ d1 == p && b.0[4].load(Relaxed) ^ d1 == o {
-            1
-        } else if Entry::unpack(d1).empties < Entry::unpack(d0).empties {
-            1
-        } else {
-            0
-        };
+        let hit0 = b.0[0].load(Relaxed) ^ d0 == p && b.0[1].load(Relaxed) ^ d0 == o;
+        let hit1 = b.0[3].load(Relaxed) ^ d1 == p && b.0[4].load(Relaxed) ^ d1 == o;
+        // The position's own entry, else the one searched with fewer empties.
+        let shallower1 = Entry::unpack(d1).empties < Entry::unpack(d0).empties;
+        let i = usize::from(!hit0 && (hit1 || shallower1));
         b.0[3 * i].store(p ^ d, Relaxed);
         b.0[3 * i + 1].store(o ^ d, Relaxed);
         b.0[3 * i + 2].store(d, Relaxed);
