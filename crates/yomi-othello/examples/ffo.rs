@@ -1,5 +1,6 @@
 //! Solves FFO endgame positions exactly and compares with the listed best scores:
-//! `cargo run --release -p yomi-othello --example ffo [first] [last]` (default 40 44).
+//! `cargo run --release -p yomi-othello --example ffo [first] [last] [threads]` (default
+//! 40 44 1).
 //! Reads `shared/data/othello/fforum-*.obf` (or `$YOMI_SHARED_DATA/othello`).
 
 use yomi_othello::solver::bench_positions;
@@ -9,9 +10,10 @@ fn main() {
         .skip(1)
         .filter_map(|a| a.parse().ok())
         .collect();
-    let (first, last) = (
+    let (first, last, threads) = (
         args.first().copied().unwrap_or(40),
         args.get(1).copied().unwrap_or(44),
+        args.get(2).copied().unwrap_or(1).max(1) as usize,
     );
     let Some(dir) = yomi_othello::data::othello_data_dir() else {
         eprintln!("shared/data/othello not found; set YOMI_SHARED_DATA");
@@ -38,7 +40,7 @@ fn main() {
         .map(|(n, p)| (format!("#{n}"), p.state))
         .collect();
     let cpu0 = cpu_seconds();
-    let lines = bench_positions(&positions, 22);
+    let lines = bench_positions(&positions, 22, threads);
     let cpu = cpu_seconds() - cpu0;
     let (mut nodes, mut secs, mut ok) = (0u64, 0.0, true);
     for (line, (_, p)) in lines.iter().zip(&chosen) {

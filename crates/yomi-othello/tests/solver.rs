@@ -128,3 +128,98 @@ fn ffo_quick_positions() {
     }
     assert_eq!(solved, 23);
 }
+
+/// FFO #24, #25, #27 and #29 (19-20 empties, where the evaluation orders the moves),
+/// or `None` when the shared data is absent.
+fn ffo_20_empties() -> Option<Vec<(usize, yomi_othello::ObfPosition)>> {
+    let Some(dir) = yomi_othello::data::othello_data_dir() else {
+        eprintln!("skipping FFO positions: shared/data/othello not found (set YOMI_SHARED_DATA)");
+        return None;
+    };
+    let text = std::fs::read_to_string(dir.join("fforum-20-39.obf")).unwrap();
+    let positions = parse_obf(&text).unwrap();
+    Some(
+        [24, 25, 27, 29]
+            .into_iter()
+            .map(|n| (n, positions[n - 20].clone()))
+            .collect(),
+    )
+}
+
+#[test]
+fn ffo_20_empties_on_one_and_two_threads() {
+    let Some(positions) = ffo_20_empties() else {
+        return;
+    };
+    for threads in [1, 2] {
+        let mut solver = Solver::new(20);
+        solver.set_threads(threads);
+        for (n, p) in &positions {
+            solver.clear();
+            let r = solver.solve(&p.state);
+            assert_eq!(Some(r.score), p.best_score(), "#{n}, {threads} threads");
+            // The move given reaches the score: its listed score, when listed, is the best.
+            let listed = p.scores.iter().find(|(m, _)| Some(*m) == r.best);
+            assert_eq!(
+                listed.map(|x| x.1),
+                Some(r.score),
+                "#{n}, {threads} threads"
+            );
+            // Win/draw/loss agrees in sign.
+            solver.clear();
+            let w = solver.solve_wld(&p.state);
+            assert_eq!(
+                w.score.signum(),
+                r.score.signum(),
+                "#{n} wld, {threads} threads"
+            );
+        }
+    }
+}
+
+#[test]
+fn limits_stop_the_search_and_a_later_solve_is_still_exact() {
+    use std::time::Duration;
+    use yomi_othello::solver::Limits;
+    let Some(positions) = ffo_20_empties() else {
+        return;
+    };
+    let (_, p) = &positions[0];
+    for threads in [1, 2] {
+        let mut solver = Solver::new(20);
+        solver.set_threads(threads);
+        let by_nodes = Limits {
+            nodes: Some(20_000),
+            time: None,
+        };
+        let stopped = solver
+            .try_solve_window(&p.state, -64, 64, by_nodes)
+            .expect_err("20,000 nodes cannot solve 19 empties");
+        // All threads' nodes count, checked every 4096 nodes per thread: the overshoot is
+        // at most that and a small subtree per thread.
+        assert!(
+            stopped.nodes >= 20_000 && stopped.nodes < 20_000 + threads as u64 * 6_000,
+            "{stopped:?}"
+        );
+        let by_time = Limits {
+            nodes: None,
+            time: Some(Duration::from_millis(1)),
+        };
+        let stopped = solver
+            .try_solve_window(&p.state, -64, 64, by_time)
+            .expect_err("a millisecond cannot solve 19 empties");
+        assert!(stopped.elapsed < Duration::from_secs(2), "{stopped:?}");
+        // Nothing wrong was stored: the same solver then solves it exactly, within a
+        // generous limit as well as without one.
+        let generous = Limits {
+            nodes: Some(1 << 40),
+            time: Some(Duration::from_secs(3600)),
+        };
+        let r = solver
+            .try_solve_window(&p.state, -64, 64, generous)
+            .unwrap();
+        assert_eq!(Some(r.score), p.best_score(), "{threads} threads");
+        assert_eq!(Some(solver.solve(&p.state).score), p.best_score());
+        assert_eq!(solver.move_scores(&p.state)[0].1, r.score);
+    }
+}

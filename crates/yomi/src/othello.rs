@@ -7,7 +7,7 @@ use std::io::{BufReader, Write};
 
 use clap::{Args, Subcommand};
 use yomi_othello::accuracy::{self, AccuracyConfig};
-use yomi_othello::commands::{perft_report, solve_report, SolveMode};
+use yomi_othello::commands::{perft_report, solve_report_with, SolveMode};
 use yomi_othello::dz::{DzTable, KINDS};
 use yomi_othello::dzfit::{fit_stage, report, row_of};
 use yomi_othello::protocol::{run_gtp_with, run_nboard_with, Engine};
@@ -34,11 +34,13 @@ pub enum OthelloCommand {
         depth: u32,
     },
     /// Solve a position exactly: a best move, its score and a principal variation (as
-    /// Edax's `-solve`); `--all` scores every move, `--wld` only tells win, draw or loss.
+    /// Edax's `-solve`); `--all` scores every move, `--wld` only tells win, draw or loss;
+    /// `--threads`, and a `--time` or `--nodes` limit.
     #[command(after_help = "Examples:\n  \
                       yomi othello solve O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X\n  \
                       yomi othello solve 'O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------X' --all\n  \
-                      yomi othello solve \"$(sed -n 1p positions.obf)\" --wld")]
+                      yomi othello solve \"$(sed -n 1p positions.obf)\" --wld\n  \
+                      yomi othello solve \"$(sed -n 1p positions.obf)\" --threads 2 --time 10")]
     Solve {
         /// The position: the 64 squares a1..h8 (X black, O white, - empty), followed by
         /// the side to move directly (Edax's one-string form) or as the next word; an OBF
@@ -53,6 +55,15 @@ pub enum OthelloCommand {
         /// Only win, draw or loss (and a move that achieves it): faster than the exact score.
         #[arg(long)]
         wld: bool,
+        /// Threads (helper threads share the table; 1 is a plain one-thread search).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: u32,
+        /// Stop after this many seconds (the best move found so far is reported).
+        #[arg(long, value_name = "SECONDS")]
+        time: Option<f64>,
+        /// Stop after this many nodes (the best move found so far is reported).
+        #[arg(long)]
+        nodes: Option<u64>,
     },
     /// Run the NBoard engine protocol on standard input and output.
     Nboard {
@@ -272,7 +283,18 @@ pub fn run(args: OthelloArgs) -> anyhow::Result<()> {
             side,
             all,
             wld,
+            threads,
+            time,
+            nodes,
         } => {
+            let time = match time {
+                None => None,
+                Some(t) if t.is_finite() && t > 0.0 && t < 1e9 => {
+                    Some(std::time::Duration::from_secs_f64(t))
+                }
+                Some(t) => return Err(usage(format!("--time {t}: expected positive seconds"))),
+            };
+            let limits = yomi_othello::solver::Limits { nodes, time };
             let mode = if all {
                 SolveMode::All
             } else if wld {
@@ -284,7 +306,8 @@ pub fn run(args: OthelloArgs) -> anyhow::Result<()> {
                 Some(side) => format!("{board} {side}"),
                 None => board,
             };
-            let text = solve_report(&position, mode).map_err(|e| usage(e.to_string()))?;
+            let text = solve_report_with(&position, mode, threads as usize, limits)
+                .map_err(|e| usage(e.to_string()))?;
             crate::commands::emit(&text)?;
         }
         OthelloCommand::Nboard { move_time } => {

@@ -72,3 +72,22 @@ fn solve_refuses_a_bad_position_with_a_clear_error() {
     yomi(&["othello", "solve", "XO", "X"]).fails(2, &["64"]);
     yomi(&["othello", "solve", BOARD, "Z"]).fails(2, &["Z"]);
 }
+
+/// FFO #40: 20 empties, Black to move, best move a2 scoring +38.
+const FFO40: &str = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------";
+
+#[test]
+fn solve_on_two_threads_and_within_a_limit() {
+    let two = yomi(&["othello", "solve", FFO40, "X", "--threads", "2"]);
+    two.ok().says(&["best move a2, score +38"]);
+    // A node budget far too small: the solve says it stopped instead of giving a score.
+    let cut = yomi(&["othello", "solve", FFO40, "X", "--nodes", "5000"]);
+    cut.ok().says(&["stopped by the limit"]);
+    assert!(!cut.stdout.contains("score +38"), "{}", cut.stdout);
+    // A generous time limit changes nothing.
+    yomi(&["othello", "solve", FFO40, "X", "--time", "600"])
+        .ok()
+        .says(&["best move a2, score +38"]);
+    yomi(&["othello", "solve", FFO40, "X", "--time", "0"]).fails(2, &["--time"]);
+    yomi(&["othello", "solve", FFO40, "X", "--threads", "0"]).fails(2, &["threads"]);
+}
