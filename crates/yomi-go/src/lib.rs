@@ -33,6 +33,7 @@ pub mod prior;
 pub mod rave;
 pub mod score;
 pub mod sgf;
+pub mod twogtp;
 pub mod vertex;
 pub mod yose;
 pub mod yose_score;
