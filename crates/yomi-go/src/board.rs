@@ -566,7 +566,16 @@ impl Board {
     #[inline]
     pub fn neighbourhood(&self, p: usize) -> u16 {
         let w = self.w as usize;
-        let pts = [p - w - 1, p - w, p - w + 1, p - 1, p + 1, p + w - 1, p + w, p + w + 1];
+        let pts = [
+            p - w - 1,
+            p - w,
+            p - w + 1,
+            p - 1,
+            p + 1,
+            p + w - 1,
+            p + w,
+            p + w + 1,
+        ];
         let mut code = 0u16;
         for (i, q) in pts.into_iter().enumerate() {
             code |= (self.raw(q) as u16 & 3) << (2 * i);

@@ -248,7 +248,10 @@ fn gen_patterns(b: &Board, last: usize, cand: &mut Candidates) {
         last + w,
         last + w + 1,
     ] {
-        if q < MAX_AREA && b.on_board(q) && b.stone(q).is_none() && pattern_matches(b.neighbourhood(q))
+        if q < MAX_AREA
+            && b.on_board(q)
+            && b.stone(q).is_none()
+            && pattern_matches(b.neighbourhood(q))
         {
             cand.push(q);
         }
@@ -257,7 +260,13 @@ fn gen_patterns(b: &Board, last: usize, cand: &mut Candidates) {
 
 /// A random acceptable candidate, removing rejected ones.
 #[inline]
-fn pick(state: &GoState, rules: &Rules, c: Color, cand: &mut Candidates, rng: &mut Rng) -> Option<usize> {
+fn pick(
+    state: &GoState,
+    rules: &Rules,
+    c: Color,
+    cand: &mut Candidates,
+    rng: &mut Rng,
+) -> Option<usize> {
     while cand.n > 0 {
         let i = rng.below(cand.n);
         let p = cand.points[i] as usize;
@@ -393,21 +402,35 @@ mod tests {
         // Enclosing hane "XOX / ... / ???": Black B3 D3 around White C3; C2 below matches.
         let (game, st) = setup(
             5,
-            &[("B3", Color::Black), ("C3", Color::White), ("D3", Color::Black)],
+            &[
+                ("B3", Color::Black),
+                ("C3", Color::White),
+                ("D3", Color::Black),
+            ],
             Color::White,
         );
-        assert!(pattern_matches(st.board().neighbourhood(point(&game, "C2"))));
+        assert!(pattern_matches(
+            st.board().neighbourhood(point(&game, "C2"))
+        ));
         // Mirrored (the hane above) and with the colours swapped.
         let (game, st) = setup(
             5,
-            &[("B3", Color::White), ("C3", Color::Black), ("D3", Color::White)],
+            &[
+                ("B3", Color::White),
+                ("C3", Color::Black),
+                ("D3", Color::White),
+            ],
             Color::Black,
         );
-        assert!(pattern_matches(st.board().neighbourhood(point(&game, "C4"))));
+        assert!(pattern_matches(
+            st.board().neighbourhood(point(&game, "C4"))
+        ));
         // A lone stone's neighbourhood matches nothing but the diagonal attachment shape
         // needs two stones: an empty board matches nothing.
         let e = game.initial_state();
-        assert!(!pattern_matches(e.board().neighbourhood(point(&game, "C3"))));
+        assert!(!pattern_matches(
+            e.board().neighbourhood(point(&game, "C3"))
+        ));
     }
 
     #[test]
@@ -427,7 +450,10 @@ mod tests {
         let mut buf = Vec::new();
         let c2 = game.parse_vertex("C2").unwrap();
         for _ in 0..50 {
-            assert_eq!(heavy_move(&st, game.rules(), &CAPTURES_ONLY, &mut rng, &mut buf), c2);
+            assert_eq!(
+                heavy_move(&st, game.rules(), &CAPTURES_ONLY, &mut rng, &mut buf),
+                c2
+            );
         }
     }
 
@@ -452,7 +478,10 @@ mod tests {
         let mut buf = Vec::new();
         let c4 = game.parse_vertex("C4").unwrap();
         for _ in 0..50 {
-            assert_eq!(heavy_move(&st, game.rules(), &CAPTURES_ONLY, &mut rng, &mut buf), c4);
+            assert_eq!(
+                heavy_move(&st, game.rules(), &CAPTURES_ONLY, &mut rng, &mut buf),
+                c4
+            );
         }
     }
 

@@ -97,9 +97,7 @@ impl RaveAgent {
 
     /// The budget of the next search: the spec's, capped by the time manager.
     fn budget(&self, state: &GoState) -> Budget {
-        let managed = self
-            .clock
-            .map(|c| c.move_time(state.board().empty_count()));
+        let managed = self.clock.map(|c| c.move_time(state.board().empty_count()));
         let time = match (self.time, managed) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),

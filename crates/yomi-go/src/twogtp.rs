@@ -127,7 +127,10 @@ pub fn parse_score(text: &str) -> Option<f64> {
     let (side, v) = (s.get(..2)?, s.get(2..)?);
     let v: f64 = match v {
         "R" | "Resign" | "F" | "T" => f64::INFINITY,
-        num => num.parse().ok().filter(|x: &f64| x.is_finite() && *x >= 0.0)?,
+        num => num
+            .parse()
+            .ok()
+            .filter(|x: &f64| x.is_finite() && *x >= 0.0)?,
     };
     match side {
         "B+" => Some(v),
@@ -186,8 +189,8 @@ impl Runner {
         mut report: impl FnMut(usize, &Result<GameRecord, GameError>),
     ) -> Result<Vec<GameRecord>, MatchError> {
         let game = self.game()?;
-        let settings = serde_json::to_value(&self.cfg)
-            .map_err(|e| MatchError::Config(e.to_string()))?;
+        let settings =
+            serde_json::to_value(&self.cfg).map_err(|e| MatchError::Config(e.to_string()))?;
         let mut journal = match path {
             Some(p) => Journal::<GameRecord>::open(p, Some(&settings), no_check)?,
             None => Journal::in_memory(),
@@ -212,7 +215,8 @@ impl Runner {
     pub fn play(&self, game: &GoGame, i: usize) -> Result<GameRecord, GameError> {
         let first_black = !self.cfg.alternate || i % 2 == 0;
         let spawn = |side: Side, line: &str| {
-            GtpClient::spawn(&command_for(line, i)).map_err(|source| GameError::Engine { side, source })
+            GtpClient::spawn(&command_for(line, i))
+                .map_err(|source| GameError::Engine { side, source })
         };
         let mut engines = [
             spawn(Side::First, &self.cfg.first)?,
@@ -265,14 +269,12 @@ impl Runner {
                 decided = Some((format!("{}+R", winner.letter()), Some(winner)));
                 break;
             }
-            let legal = Vertex::parse_gtp(&answer, self.cfg.size)
-                .ok()
-                .filter(|&v| {
-                    if state.to_move() != colour {
-                        return false;
-                    }
-                    game.is_legal(&state, v)
-                });
+            let legal = Vertex::parse_gtp(&answer, self.cfg.size).ok().filter(|&v| {
+                if state.to_move() != colour {
+                    return false;
+                }
+                game.is_legal(&state, v)
+            });
             let Some(v) = legal else {
                 end = "forfeit";
                 let winner = colour.opponent();
@@ -283,7 +285,10 @@ impl Runner {
             let text = v.to_gtp(self.cfg.size);
             let other = 1 - me;
             engines[other]
-                .send(&format!("play {} {text}", colour.letter()), self.command_timeout)
+                .send(
+                    &format!("play {} {text}", colour.letter()),
+                    self.command_timeout,
+                )
                 .map_err(|source| GameError::Engine {
                     side: sides[other],
                     source,
@@ -291,7 +296,10 @@ impl Runner {
             // Legal by the check above; a refusal here would be a rules bug: report it.
             if game.play(&mut state, v).is_err() {
                 end = "forfeit";
-                decided = Some((format!("{}+F", colour.opponent().letter()), Some(colour.opponent())));
+                decided = Some((
+                    format!("{}+F", colour.opponent().letter()),
+                    Some(colour.opponent()),
+                ));
                 break;
             }
             passes = if v.is_pass() { passes + 1 } else { 0 };
@@ -406,13 +414,18 @@ mod tests {
         assert_eq!(parse_score("W+0.5"), Some(-0.5));
         assert_eq!(parse_score("0"), Some(0.0));
         assert_eq!(parse_score("W+R"), Some(f64::NEG_INFINITY));
-        for bad in ["", "B", "B+", "X+3", "B+-2", "B+nan", "W+inf", "é+1", "B+1e999"] {
+        for bad in [
+            "", "B", "B+", "X+3", "B+-2", "B+nan", "W+inf", "é+1", "B+1e999",
+        ] {
             assert_eq!(parse_score(bad), None, "{bad}");
         }
     }
 
     #[test]
     fn command_lines_get_the_game() {
-        assert_eq!(command_for("gnugo --seed {seed} -x {game}", 4), "gnugo --seed 5 -x 4");
+        assert_eq!(
+            command_for("gnugo --seed {seed} -x {game}", 4),
+            "gnugo --seed 5 -x 4"
+        );
     }
 }

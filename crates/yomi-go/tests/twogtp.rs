@@ -70,11 +70,7 @@ fn yomi_against_itself_journals_and_resumes() {
 fn an_engine_answering_nonsense_forfeits() {
     // Answers every command with success and `genmove` with a vertex off the board.
     let liar = "sh -c 'while read l; do case \"$l\" in genmove*) printf \"= Z99\\n\\n\";; quit*) printf \"=\\n\\n\"; exit 0;; *) printf \"=\\n\\n\";; esac; done'";
-    let cfg = config(
-        liar.to_string(),
-        format!("{YOMI} --agent mcts:iters=20"),
-        5,
-    );
+    let cfg = config(liar.to_string(), format!("{YOMI} --agent mcts:iters=20"), 5);
     let mut runner = Runner::new(cfg);
     runner.move_timeout = Duration::from_secs(60);
     let recs = runner.run(None, 2, |_, _| {}).unwrap();
@@ -84,7 +80,11 @@ fn an_engine_answering_nonsense_forfeits() {
     assert_eq!(recs[0].winner, Some(Side::Second));
     assert_eq!(recs[1].result, "B+F");
     assert_eq!(recs[1].winner, Some(Side::Second));
-    assert_eq!(recs[1].moves.len(), 2, "yomi's first move, then the bad answer");
+    assert_eq!(
+        recs[1].moves.len(),
+        2,
+        "yomi's first move, then the bad answer"
+    );
 }
 
 #[test]
@@ -123,7 +123,10 @@ fn yomi_against_gnugo_when_installed() {
     assert!(r.first_black);
     if r.end == "passes" {
         // GNU Go always scores; yomi's answer is recorded beside it.
-        assert!(r.second_score.as_deref().is_some_and(|s| s.starts_with(['B', 'W', '0'])));
+        assert!(r
+            .second_score
+            .as_deref()
+            .is_some_and(|s| s.starts_with(['B', 'W', '0'])));
         assert!(r.first_score.is_some());
     } else {
         assert!(r.end == "resign" || r.end == "move limit", "{r:?}");

@@ -76,7 +76,9 @@ use crate::agent::Played;
 use crate::game::{Game, Information, Turn};
 use crate::player::{Player, Rewards, MAX_PLAYERS};
 use crate::rng::{derive_seed, Rng};
-use tree::{AmafStat, Edge, EdgeExtra, Node, SimNode, Tree, NONE, SIMULTANEOUS, TERMINAL, UNEXPANDED};
+use tree::{
+    AmafStat, Edge, EdgeExtra, Node, SimNode, Tree, NONE, SIMULTANEOUS, TERMINAL, UNEXPANDED,
+};
 
 /// One step of the current path: the edge taken and who chose it.
 #[derive(Clone, Copy)]
@@ -443,7 +445,10 @@ where
         }
         let from = self.tree.amaf.len();
         for i in from..self.tree.moves.len() {
-            let key = self.leaf.amaf_key(game, self.tree.moves[i]).unwrap_or(u32::MAX);
+            let key = self
+                .leaf
+                .amaf_key(game, self.tree.moves[i])
+                .unwrap_or(u32::MAX);
             self.tree.amaf.push(AmafStat {
                 total: 0.0,
                 visits: 0,

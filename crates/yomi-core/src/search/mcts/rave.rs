@@ -125,11 +125,7 @@ impl Selection for Rave {
         if n <= 0.0 && an <= 0.0 {
             return self.fpu;
         }
-        let q = if n > 0.0 {
-            (child.total + pv) / n
-        } else {
-            0.0
-        };
+        let q = if n > 0.0 { (child.total + pv) / n } else { 0.0 };
         let value = if an > 0.0 {
             let qa = (child.amaf_total + pv) / an;
             let b = if n > 0.0 { self.beta(n, an) } else { 1.0 };
@@ -148,6 +144,92 @@ impl Selection for Rave {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{Game, Turn};
+    use crate::player::Rewards;
+    use crate::rng::Rng;
+    use crate::search::mcts::{LeafEvaluator, MctsParams, NoExpander, Ucb1, Worker};
+    use crate::testing::Nim;
+
+    /// Uniform playouts on Nim that report their moves (take 1, 2 or 3: the key is the
+    /// amount), so that the search keeps AMAF statistics.
+    #[derive(Clone, Default)]
+    struct NimAmaf {
+        played: Vec<(u8, u32)>,
+    }
+
+    impl LeafEvaluator<Nim> for NimAmaf {
+        fn evaluate(
+            &mut self,
+            game: &Nim,
+            state: &mut <Nim as Game>::State,
+            rng: &mut Rng,
+            buf: &mut Vec<u32>,
+        ) -> Rewards {
+            self.played.clear();
+            while let Turn::Player(p) = game.turn(state) {
+                let Some(mv) = game.random_move(state, rng, buf) else {
+                    break;
+                };
+                self.played.push((p.0, mv));
+                game.apply(state, mv);
+            }
+            game.returns(state)
+        }
+        fn amaf_key(&self, _: &Nim, mv: u32) -> Option<u32> {
+            Some(mv)
+        }
+        fn amaf_key_count(&self, _: &Nim) -> usize {
+            4
+        }
+        fn amaf_moves(&self) -> &[(u8, u32)] {
+            &self.played
+        }
+    }
+
+    #[test]
+    fn amaf_statistics_cover_the_real_ones_and_spread_to_siblings() {
+        let game = Nim::new(9);
+        let root = game.initial_state();
+        let mut w = Worker::new(
+            MctsParams::default(),
+            Rave::default(),
+            NimAmaf::default(),
+            NoExpander,
+            5,
+        );
+        w.run(&game, &root, 3000, None);
+        let t = &w.tree;
+        assert_eq!(t.amaf.len(), t.edges.len());
+        let mut spread = 0;
+        for (e, a) in t.edges.iter().zip(&t.amaf) {
+            // The edge's own move always counts as played first by its chooser.
+            assert!(a.visits >= e.visits, "{} < {}", a.visits, e.visits);
+            assert!(a.total as f64 <= a.visits as f64 + 1e-3);
+            spread += (a.visits > e.visits) as usize;
+        }
+        assert!(spread > 0, "later plays credit the siblings");
+        // Taking 1 leaves 8, a lost heap for the opponent: the search finds it.
+        let best = w
+            .root_children(crate::Player(0))
+            .into_iter()
+            .max_by_key(|c| c.visits)
+            .map(|c| c.mv);
+        assert_eq!(best, Some(1));
+    }
+
+    #[test]
+    fn other_rules_keep_no_amaf_statistics() {
+        let game = Nim::new(9);
+        let mut w = Worker::new(
+            MctsParams::default(),
+            Ucb1::default(),
+            NimAmaf::default(),
+            NoExpander,
+            5,
+        );
+        w.run(&game, &game.initial_state(), 500, None);
+        assert!(w.tree.amaf.is_empty());
+    }
 
     fn child(visits: u32, total: f64, amaf_visits: u32, amaf_total: f64) -> ChildStats<'static> {
         ChildStats {
@@ -193,7 +275,7 @@ mod tests {
         good.prior = 0.9;
         let mut bad = good;
         bad.prior = 0.2;
-        assert!((r.score(0.0, &good) - 0.9).abs() < 1e-9);
+        assert!((r.score(0.0, &good) - 0.9).abs() < 1e-6);
         assert!(r.score(0.0, &good) > r.score(0.0, &bad));
         // Without priors, an untried child gets the first-play urgency.
         assert_eq!(Rave::default().score(0.0, &child(0, 0.0, 0, 0.0)), 1.1);
