@@ -67,6 +67,21 @@ pub trait Agent<G: Game>: Send {
         let _ = (game, state, player);
         None
     }
+
+    /// Told the clock of the side it is about to move for (a GTP `time_left`): `seconds`
+    /// left in main time or in the current byo-yomi period, `stones` to play in that period
+    /// (0 while in main time), and the byo-yomi period's length (0: sudden death). Agents
+    /// with a time manager budget their next search from it; the default ignores it.
+    fn clock(&mut self, seconds: f64, stones: u32, byoyomi: f64) {
+        let _ = (seconds, stones, byoyomi);
+    }
+
+    /// True when the agent, after its last [`Agent::select_move`], judged the game lost
+    /// beyond hope and would rather resign (a GTP engine then answers `resign`). The
+    /// default never resigns.
+    fn resigns(&self) -> bool {
+        false
+    }
 }
 
 /// What a search thought of one position, from the searching player's point of view.
@@ -115,6 +130,12 @@ impl<G: Game> Agent<G> for Box<dyn Agent<G>> {
     }
     fn analyse(&mut self, game: &G, state: &G::State, player: Player) -> Option<Analysis<G::Move>> {
         (**self).analyse(game, state, player)
+    }
+    fn clock(&mut self, seconds: f64, stones: u32, byoyomi: f64) {
+        (**self).clock(seconds, stones, byoyomi)
+    }
+    fn resigns(&self) -> bool {
+        (**self).resigns()
     }
 }
 

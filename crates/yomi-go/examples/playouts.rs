@@ -1,6 +1,7 @@
 //! Light-playout speed: random games from the empty board to two passes (uniform over legal
 //! points that are not own single-point eyes), one thread, as libEGO measures it; plus plain
-//! UCT iterations per second through core's bench, difference-game (two-board) playouts, and
+//! UCT iterations per second through core's bench, heavy playouts (the `rave` agent's),
+//! difference-game (two-board) playouts, and
 //! iterations per second of the dynamic-komi and difference-game searches (wall-clock, so
 //! only comparable on an idle machine; the playout rates use the thread's CPU time).
 //!
@@ -36,6 +37,10 @@ fn main() {
     println!(
         "{}",
         yomi_core::bench::mcts_iterations(&game, 100_000, 1, 1)
+    );
+    println!(
+        "{}",
+        yomi_go::bench::heavy_playouts(&game, Duration::from_secs_f64(secs), 1)
     );
     let root = game.initial_state();
     println!(

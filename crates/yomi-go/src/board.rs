@@ -465,6 +465,132 @@ impl Board {
         n
     }
 
+    /// The liberties of the chain through the stone at `p`, counted up to 3: returns
+    /// `min(liberties, 3)` and writes the first two found into `out`. A walk that stops at
+    /// the third liberty, so chains with many liberties cost little (heavy playouts ask
+    /// this of the chains next to the last move).
+    #[inline]
+    pub fn chain_libs_upto3(&self, p: usize, out: &mut [usize; 2]) -> usize {
+        let r = self.root(p);
+        let mut n = 0usize;
+        let mut s = r;
+        loop {
+            for q in self.nbrs(s) {
+                if self.raw(q) == EMPTY && (n == 0 || out[0] != q) && (n < 2 || out[1] != q) {
+                    if n == 2 {
+                        return 3;
+                    }
+                    out[n] = q;
+                    n += 1;
+                }
+            }
+            s = self.next[s & MASK] as usize;
+            if s == r {
+                return n;
+            }
+        }
+    }
+
+    /// The size of the chain `c` would form by playing the empty point `p` when that chain
+    /// would be left in atari (one liberty) without capturing anything; 0 when the move
+    /// captures or leaves two or more liberties. Heavy playouts and priors use it to avoid
+    /// self-atari of big groups. A point with two empty neighbours is never a self-atari,
+    /// so the chain walks happen only in contact fights.
+    pub fn self_atari_size(&self, p: usize, c: Color) -> usize {
+        let c = c as u8;
+        let o = 3 - c;
+        let mut libs = [0usize; 2];
+        let mut n = 0usize;
+        let add = |q: usize, libs: &mut [usize; 2], n: &mut usize| -> bool {
+            if q == p || (*n > 0 && libs[0] == q) || (*n > 1 && libs[1] == q) {
+                return false;
+            }
+            if *n == 2 {
+                return true;
+            }
+            libs[*n] = q;
+            *n += 1;
+            false
+        };
+        for q in self.nbrs(p) {
+            if self.raw(q) == EMPTY && add(q, &mut libs, &mut n) {
+                return 0;
+            }
+        }
+        if n >= 2 {
+            return 0;
+        }
+        let mut size = 1usize;
+        let mut seen = [0usize; 4];
+        let mut seen_n = 0;
+        for q in self.nbrs(p) {
+            let k = self.raw(q);
+            if k != c && k != o {
+                continue;
+            }
+            let r = self.root(q);
+            if seen[..seen_n].contains(&r) {
+                continue;
+            }
+            seen[seen_n] = r;
+            seen_n += 1;
+            let mut ls = [0usize; 2];
+            let m = self.chain_libs_upto3(q, &mut ls);
+            if k == o {
+                if m == 1 {
+                    // Captures: the captured stones' points become liberties.
+                    return 0;
+                }
+                continue;
+            }
+            size += self.csize[r & MASK] as usize;
+            if m >= 3 {
+                return 0;
+            }
+            for &l in &ls[..m] {
+                if add(l, &mut libs, &mut n) {
+                    return 0;
+                }
+            }
+        }
+        if n >= 2 {
+            0
+        } else {
+            size
+        }
+    }
+
+    /// The 3×3 neighbourhood of `p` as 16 bits: two bits (0 empty, 1 black, 2 white,
+    /// 3 off the board) for each of the eight surrounding points, row by row from the
+    /// top left, skipping the centre (the key of [`crate::heavy`]'s pattern table).
+    #[inline]
+    pub fn neighbourhood(&self, p: usize) -> u16 {
+        let w = self.w as usize;
+        let pts = [
+            p - w - 1,
+            p - w,
+            p - w + 1,
+            p - 1,
+            p + 1,
+            p + w - 1,
+            p + w,
+            p + w + 1,
+        ];
+        let mut code = 0u16;
+        for (i, q) in pts.into_iter().enumerate() {
+            code |= (self.raw(q) as u16 & 3) << (2 * i);
+        }
+        code
+    }
+
+    /// The distance of `p` from the nearest edge (0 on the first line).
+    #[inline]
+    pub fn line(&self, p: usize) -> usize {
+        let (x, y) = self.coords(p);
+        let n = self.size as usize;
+        x.min(y).min(n - 1 - x).min(n - 1 - y)
+    }
+
     /// True when the chain through the stone at `p` has exactly one liberty.
     pub fn chain_in_atari(&self, p: usize) -> bool {
         self.liberties(p) == 1

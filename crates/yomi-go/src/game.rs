@@ -226,6 +226,7 @@ impl GoGame {
             history: Arc::new(History::default()),
             line_len: 0,
             line_first: Vertex::PASS,
+            last: Vertex::PASS,
         })
     }
 
@@ -366,6 +367,7 @@ impl GoGame {
             history: Arc::new(History::default()),
             line_len: 0,
             line_first: Vertex::PASS,
+            last: Vertex::PASS,
         })
     }
 }
@@ -418,6 +420,9 @@ pub struct GoState {
     /// Moves applied since the last `play` (the current search line) and the first of them.
     line_len: u16,
     line_first: Vertex,
+    /// The last move applied (pass at the start): heavy playouts answer it
+    /// ([`crate::heavy`]). Not part of the position (equality and hashing ignore it).
+    last: Vertex,
 }
 
 /// `clone_from` reuses the board's storage ([`Board`]'s `clone_from` copies only the part
@@ -434,6 +439,7 @@ impl Clone for GoState {
             history: Arc::clone(&self.history),
             line_len: self.line_len,
             line_first: self.line_first,
+            last: self.last,
         }
     }
 
@@ -447,6 +453,7 @@ impl Clone for GoState {
         self.history.clone_from(&src.history);
         self.line_len = src.line_len;
         self.line_first = src.line_first;
+        self.last = src.last;
     }
 }
 
@@ -457,6 +464,12 @@ impl GoState {
     #[inline]
     pub fn line_first_move(&self) -> Option<Vertex> {
         (self.line_len > 0).then_some(self.line_first)
+    }
+
+    /// The last move played (pass before any move, and in states read from text).
+    #[inline]
+    pub fn last_move(&self) -> Vertex {
+        self.last
     }
 
     /// The board.
@@ -579,6 +592,7 @@ impl GoState {
             history: Arc::new(History::default()),
             line_len: 0,
             line_first: Vertex::PASS,
+            last: Vertex::PASS,
         }
     }
 
@@ -712,6 +726,7 @@ impl GoState {
     /// Plays `mv` without any legality check (the [`Game::apply`] fast path).
     #[inline]
     pub fn apply_unchecked(&mut self, mv: Vertex) {
+        self.last = mv;
         if self.line_len == 0 {
             self.line_first = mv;
         }
@@ -811,6 +826,7 @@ impl Game for GoGame {
             history: Arc::new(History::default()),
             line_len: 0,
             line_first: Vertex::PASS,
+            last: Vertex::PASS,
         }
     }
 

@@ -287,8 +287,10 @@ impl GtpEngine {
             "genmove" => {
                 let c = Color::parse(args.first().ok_or("genmove needs a colour")?)
                     .ok_or("invalid color")?;
-                let v = self.genmove(c)?;
-                ok(v.to_gtp(self.game.size()))
+                match self.genmove(c)? {
+                    Some(v) => ok(v.to_gtp(self.game.size())),
+                    None => ok("resign"),
+                }
             }
             "undo" => {
                 let prev = self.undo.pop().ok_or("cannot undo")?;
@@ -447,7 +449,9 @@ impl GtpEngine {
         }
     }
 
-    fn genmove(&mut self, c: Color) -> Result<Vertex, String> {
+    /// The engine's move for `c`, played on the board; `None` when the agent resigns (the
+    /// board is left as it was).
+    fn genmove(&mut self, c: Color) -> Result<Option<Vertex>, String> {
         let before = self.state.clone();
         self.make_to_move(c);
         if self.game.turn(&self.state) == Turn::Terminal {
@@ -455,13 +459,25 @@ impl GtpEngine {
         }
         if self.game.turn(&self.state) == Turn::Terminal {
             self.state = before;
-            return Ok(Vertex::PASS);
+            return Ok(Some(Vertex::PASS));
         }
         let player = c.player();
+        if let Some((seconds, stones)) = self.time_left[(c as usize) - 1] {
+            // After main time each move is guaranteed the byo-yomi period over its stones.
+            let per_move_after = match self.time {
+                Some(t) if t.stones > 0 => t.byoyomi / t.stones as f64,
+                _ => 0.0,
+            };
+            self.agent.clock(seconds, stones, per_move_after);
+        }
         let chosen = self
             .agent
             .select_move(&self.game, &self.state, player)
             .unwrap_or(Vertex::PASS);
+        if self.agent.resigns() {
+            self.state = before;
+            return Ok(None);
+        }
         let mv = if chosen.is_pass() && !self.pass_is_safe(c) {
             self.best_non_pass(c).unwrap_or(Vertex::PASS)
         } else {
@@ -472,10 +488,10 @@ impl GtpEngine {
             // The agent's move was refused (cannot happen with registry agents); pass.
             let _ = self.game.play(&mut self.state, Vertex::PASS);
             self.undo.push(before);
-            return Ok(Vertex::PASS);
+            return Ok(Some(Vertex::PASS));
         }
         self.undo.push(before);
-        Ok(mv)
+        Ok(Some(mv))
     }
 
     /// Passing is safe when the board as it stands wins for `c` by area count.

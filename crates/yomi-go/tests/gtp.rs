@@ -239,3 +239,34 @@ fn refereed_game_against_gnu_go() {
         "yomi and GNU Go disagree on the score after {moves} moves:{board}\nyomi dead: {dead}\nGNU Go dead: {their_dead}"
     );
 }
+
+#[test]
+fn rave_engine_resigns_a_lost_game_and_plays_an_even_one() {
+    let mut e = GtpEngine::new(GtpConfig {
+        agent: "rave:iters=1500,resign=0.1".into(),
+        size: 5,
+        komi: 0.5,
+        ownership_playouts: 100,
+        ..GtpConfig::default()
+    })
+    .unwrap();
+    // An even position: a move, not a resignation; with a clock the move still comes.
+    assert_eq!(ask(&mut e, "time_settings 60 0 0"), "=\n\n");
+    assert_eq!(ask(&mut e, "time_left b 30 0"), "=\n\n");
+    let first = ask(&mut e, "genmove b");
+    assert!(
+        first.starts_with("= ") && !first.contains("resign"),
+        "{first}"
+    );
+    // White walls off everything: Black's lone stones cannot live.
+    assert_eq!(ask(&mut e, "clear_board"), "=\n\n");
+    for v in [
+        "A4", "B4", "C4", "D4", "E4", "A2", "B2", "C2", "D2", "E2", "C3", "C1", "C5",
+    ] {
+        assert_eq!(ask(&mut e, &format!("play w {v}")), "=\n\n", "{v}");
+    }
+    let answer = ask(&mut e, "genmove b");
+    assert_eq!(answer, "= resign\n\n");
+    // Resigning leaves the board as it was: Black is still to move there.
+    assert!(ask(&mut e, "genmove b").starts_with('='));
+}

@@ -142,6 +142,8 @@ fn ucb_dz_adds_the_discriminant_of_the_root_stage() {
         prior: 0.0,
         eval: 0.0,
         features: &f,
+        amaf_visits: 0,
+        amaf_total: 0.0,
     };
     let t = rule.prepare(100);
     let e = -0.5 * 0.6 + 2.0 * 0.5;

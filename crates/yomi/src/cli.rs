@@ -116,7 +116,8 @@ pub enum Command {
     /// Simulation-policy learning (AL, SB, AL+SB) on GDL games: `yomi learn data`,
     /// `yomi learn train FILE`, `yomi learn experiment FILE`.
     Learn(crate::learn::LearnArgs),
-    /// Go's own commands: `yomi go gtp` runs a GTP engine.
+    /// Go's own commands: `yomi go gtp` runs a GTP engine, `yomi go twogtp` plays two GTP
+    /// engines against each other.
     Go(crate::go::GoArgs),
     /// Othello's own commands: perft, solve, nboard, gtp, train.
     Othello(crate::othello::OthelloArgs),

@@ -27,6 +27,13 @@ pub enum GoCommand {
         after_help = "Examples:\n  yomi go gtp\n  yomi go gtp --agent diffmcts:iters=20000 --size 9 --komi 6.5"
     )]
     Gtp(GtpArgs),
+    /// Play a match between two GTP engines (like gogui-twogtp): colours alternate, both
+    /// engines score every game, disagreements are flagged, games go to a resumable JSONL
+    /// file.
+    #[command(
+        after_help = "Example (yomi against GNU Go 3.8 level 10):\n  yomi go twogtp --games 20 --size 9 --komi 7.5 --out /work/go-runs/rave10k.jsonl \\\n    --first 'yomi go gtp --agent rave:iters=10000 --seed {seed}' \\\n    --second '/usr/games/gnugo --mode gtp --level 10 --chinese-rules'\n\n`{seed}` in a command line is replaced by the game's index + 1 and `{game}` by the\nindex; each game starts both engines afresh. The first engine is Black in even games.\nA rerun with the same settings plays only the games missing from --out; the summary\ngives the first engine's win rate with its Wilson 95 % interval."
+    )]
+    Twogtp(TwogtpArgs),
     /// Proven yose (endgame) next-move problems: make a suite, verify it, score GTP
     /// engines on it.
     #[command(subcommand)]
@@ -107,6 +114,41 @@ pub struct VerifyArgs {
     pub limit: u64,
 }
 
+/// Arguments of `yomi go twogtp`.
+#[derive(Args, Debug)]
+pub struct TwogtpArgs {
+    /// The first engine's command line.
+    #[arg(long)]
+    pub first: String,
+    /// The second engine's command line.
+    #[arg(long)]
+    pub second: String,
+    /// Games to play (game indices 0..games; those already in --out are skipped).
+    #[arg(long, default_value_t = 10)]
+    pub games: usize,
+    /// Board size.
+    #[arg(long, default_value_t = 9)]
+    pub size: usize,
+    /// Komi.
+    #[arg(long, default_value_t = 7.5)]
+    pub komi: f64,
+    /// The first engine plays Black in every game (default: colours alternate).
+    #[arg(long)]
+    pub no_alternate: bool,
+    /// Whose final_score decides a game the engines score differently: first or second.
+    #[arg(long, default_value = "second")]
+    pub trust: String,
+    /// Moves after which a game is stopped and scored (0: 3 times the board's points).
+    #[arg(long, default_value_t = 0)]
+    pub max_moves: usize,
+    /// Seconds an engine may take for one genmove.
+    #[arg(long, default_value_t = 600)]
+    pub timeout: u64,
+    /// The games file (JSON lines, one per finished game; resumed).
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+}
+
 /// Arguments of `yomi go gtp`.
 #[derive(Args, Debug)]
 pub struct GtpArgs {
@@ -136,6 +178,7 @@ pub fn run(args: GoArgs) -> anyhow::Result<()> {
         GoCommand::Yose(YoseCommand::Make(a)) => yose_make(a),
         GoCommand::Yose(YoseCommand::Verify(a)) => yose_verify(a),
         GoCommand::Yose(YoseCommand::Score(a)) => yose_score(a),
+        GoCommand::Twogtp(a) => twogtp(a),
         GoCommand::Gtp(a) => {
             let cfg = GtpConfig {
                 agent: a.agent,
@@ -256,6 +299,50 @@ fn yose_verify(a: VerifyArgs) -> anyhow::Result<()> {
         anyhow::bail!("{failed} of {} problems failed verification", suite.len());
     }
     writeln!(out, "all {} problems verified", suite.len())?;
+    Ok(())
+}
+
+fn twogtp(a: TwogtpArgs) -> anyhow::Result<()> {
+    use yomi_go::twogtp::{summary, MatchConfig, Runner, Side};
+    let trust = match a.trust.as_str() {
+        "first" => Side::First,
+        "second" => Side::Second,
+        other => return Err(usage(format!("--trust {other}: expected first or second"))),
+    };
+    if !a.komi.is_finite() {
+        return Err(usage("--komi must be a number"));
+    }
+    let cfg = MatchConfig {
+        first: a.first,
+        second: a.second,
+        size: a.size,
+        komi: a.komi,
+        alternate: !a.no_alternate,
+        trust,
+        max_moves: a.max_moves,
+    };
+    let mut runner = Runner::new(cfg.clone());
+    runner.move_timeout = limit_seconds("--timeout", a.timeout.max(1))?;
+    let games = a.games;
+    let records = runner.run(a.out.as_deref(), games, |i, r| match r {
+        Ok(g) => eprintln!(
+            "game {i}: first engine {} {}, {} ({} moves, {}; scores {} / {}{})",
+            if g.first_black { "Black" } else { "White" },
+            match g.winner {
+                Some(Side::First) => "wins",
+                Some(Side::Second) => "loses",
+                None => "draws",
+            },
+            g.result,
+            g.moves.len(),
+            g.end,
+            g.first_score.as_deref().unwrap_or("-"),
+            g.second_score.as_deref().unwrap_or("-"),
+            if g.disagreement { ", DISAGREE" } else { "" }
+        ),
+        Err(e) => eprintln!("game {i}: aborted, not recorded: {e}"),
+    })?;
+    emit(&summary(&cfg, &records))?;
     Ok(())
 }
 

@@ -7,6 +7,7 @@
 //! - expansion (priors, child evaluations, candidate order): [`expand`];
 //! - leaf evaluation (playout policies, cut-off, any evaluator): [`playout`];
 //! - adaptive playouts (MAST, NST, last good reply): [`adaptive`];
+//! - RAVE (all-moves-as-first values blended into selection): [`rave`];
 //! - the tree arrays and subtree extraction for tree reuse: `tree`;
 //! - results and the final move: [`results`].
 //!
@@ -53,6 +54,7 @@ pub mod agent;
 pub mod expand;
 pub mod params;
 pub mod playout;
+pub mod rave;
 pub mod results;
 pub mod select;
 mod tree;
@@ -66,6 +68,7 @@ pub use playout::{
     AnyPolicy, Cutoff, CutoffUnit, EpsilonGreedy, EvalScorer, LeafEvaluator, MoveScorer,
     PlayoutPolicy, Rollout, Softmax, Uniform,
 };
+pub use rave::{Rave, RaveSchedule};
 pub use results::{RootChild, SearchResult};
 pub use select::{AnySelection, ChildStats, Puct, Selection, Ucb1, UcbEval};
 
@@ -73,7 +76,9 @@ use crate::agent::Played;
 use crate::game::{Game, Information, Turn};
 use crate::player::{Player, Rewards, MAX_PLAYERS};
 use crate::rng::{derive_seed, Rng};
-use tree::{Edge, EdgeExtra, Node, SimNode, Tree, NONE, SIMULTANEOUS, TERMINAL, UNEXPANDED};
+use tree::{
+    AmafStat, Edge, EdgeExtra, Node, SimNode, Tree, NONE, SIMULTANEOUS, TERMINAL, UNEXPANDED,
+};
 
 /// One step of the current path: the edge taken and who chose it.
 #[derive(Clone, Copy)]
@@ -106,6 +111,10 @@ pub struct Worker<G: Game, S, L, X> {
     /// each starts with `clone_from` the root (states with large or heap-held parts can
     /// copy only what is in use instead of building a new copy).
     line: Option<G::State>,
+    /// RAVE scratch: per AMAF key, the player who played it first below the current node
+    /// of the backup walk (`u8::MAX`: nobody), and the keys set, for clearing.
+    amaf_first: Vec<u8>,
+    amaf_touched: Vec<u32>,
     // Reward normalisation: r' = (r - lo) * scale.
     lo: f64,
     scale: f64,
@@ -127,7 +136,7 @@ where
             leaf,
             expander,
             params,
-            tree: Tree::new(S::READS_EXPANDER, feature_count),
+            tree: Tree::new(S::READS_EXPANDER, feature_count, S::READS_AMAF),
             root_state: None,
             root_noised: false,
             rng: Rng::seed_from_u64(seed),
@@ -136,6 +145,8 @@ where
             path: Vec::new(),
             joint: Vec::new(),
             line: None,
+            amaf_first: Vec::new(),
+            amaf_touched: Vec::new(),
             lo: 0.0,
             scale: 1.0,
             players: 0,
@@ -359,6 +370,7 @@ where
                         self.tree.edges.truncate(first as usize);
                         self.tree.moves.truncate(first as usize);
                         self.tree.extras.truncate(first as usize);
+                        self.tree.amaf.truncate(first as usize);
                         self.tree.grow_features();
                         self.tree.nodes[node as usize].mover = TERMINAL;
                         return;
@@ -394,6 +406,7 @@ where
             self.tree.moves.extend_from_slice(&self.moves);
             self.tree.edges.resize(self.tree.edges.len() + count, blank);
             self.tree.grow_features();
+            self.push_amaf(game);
             return;
         }
         let prior = 1.0 / count.max(1) as f32;
@@ -408,6 +421,7 @@ where
         self.tree.moves.extend(self.slots.iter().map(|s| s.mv));
         self.tree.edges.resize(self.tree.edges.len() + count, blank);
         self.tree.grow_features();
+        self.push_amaf(game);
         if self.tree.with_extras {
             let (lo, scale) = (self.lo, self.scale);
             self.tree
@@ -420,6 +434,88 @@ where
                         ((s.eval as f64 - lo) * scale) as f32
                     },
                 }));
+        }
+    }
+
+    /// Gives the edges just pushed (those past `tree.amaf`) empty AMAF statistics keyed by
+    /// the evaluator's AMAF keys, when the tree keeps them.
+    fn push_amaf(&mut self, game: &G) {
+        if !self.tree.with_amaf {
+            return;
+        }
+        let from = self.tree.amaf.len();
+        for i in from..self.tree.moves.len() {
+            let key = self
+                .leaf
+                .amaf_key(game, self.tree.moves[i])
+                .unwrap_or(u32::MAX);
+            self.tree.amaf.push(AmafStat {
+                total: 0.0,
+                visits: 0,
+                key,
+            });
+        }
+    }
+
+    /// The AMAF visits and summed reward of edge `i` (zeros when the rule does not read
+    /// them).
+    #[inline]
+    fn edge_amaf(&self, i: usize) -> (u32, f64) {
+        if S::READS_AMAF {
+            let a = &self.tree.amaf[i];
+            (a.visits, a.total as f64)
+        } else {
+            (0, 0.0)
+        }
+    }
+
+    /// RAVE's backup: walking `path` from the leaf up, credits the reward to every sibling
+    /// edge whose move the choosing player played first at or below that node (the
+    /// playout's moves from [`LeafEvaluator::amaf_moves`], then the tree's).
+    fn update_amaf(&mut self, game: &G, path: &[Step], rewards: Rewards, playout: bool) {
+        let keys = self.leaf.amaf_key_count(game);
+        if keys == 0 {
+            return;
+        }
+        if self.amaf_first.len() < keys {
+            self.amaf_first.resize(keys, u8::MAX);
+        }
+        self.amaf_touched.clear();
+        if playout {
+            // Backwards, so that the earliest play of a key is the one that stays.
+            for &(player, key) in self.leaf.amaf_moves().iter().rev() {
+                if let Some(slot) = self.amaf_first.get_mut(key as usize) {
+                    *slot = player;
+                    self.amaf_touched.push(key);
+                }
+            }
+        }
+        for step in path.iter().rev() {
+            if !step.count_node {
+                // Simultaneous nodes: AMAF is not defined for joint moves.
+                continue;
+            }
+            let key = self.tree.amaf[step.edge as usize].key;
+            if let Some(slot) = self.amaf_first.get_mut(key as usize) {
+                *slot = step.player;
+                self.amaf_touched.push(key);
+            }
+            let n = self.tree.nodes[step.node as usize];
+            if n.mover == SIMULTANEOUS {
+                continue;
+            }
+            let reward = rewards.get(Player(step.player)) as f32;
+            let lo = n.first_edge as usize;
+            let hi = lo + n.num_edges as usize;
+            for a in &mut self.tree.amaf[lo..hi] {
+                if self.amaf_first.get(a.key as usize) == Some(&step.player) {
+                    a.visits += 1;
+                    a.total += reward;
+                }
+            }
+        }
+        for &key in &self.amaf_touched {
+            self.amaf_first[key as usize] = u8::MAX;
         }
     }
 
@@ -448,6 +544,7 @@ where
             } else {
                 (0.0, 0.0)
             };
+            let (amaf_visits, amaf_total) = self.edge_amaf(lo + i);
             let s = self.selection.score(
                 term,
                 &ChildStats {
@@ -457,6 +554,8 @@ where
                     prior,
                     eval,
                     features: self.edge_features(lo + i),
+                    amaf_visits,
+                    amaf_total,
                 },
             );
             if s > best {
@@ -494,6 +593,7 @@ where
                 prior: 0.0,
                 eval: 0.0,
             });
+            let (amaf_visits, amaf_total) = self.edge_amaf(i);
             let s = self.selection.score(
                 term,
                 &ChildStats {
@@ -503,6 +603,8 @@ where
                     prior: info.prior,
                     eval: info.eval,
                     features: self.edge_features(i),
+                    amaf_visits,
+                    amaf_total,
                 },
             );
             if s > best {
@@ -646,6 +748,7 @@ where
         // (terminal leaves contribute zeros).
         let mut features_from_memo = None;
         let mut terminal = false;
+        let mut played_out = false;
         let rewards = match leaf {
             Some(n) if n.mover == UNEXPANDED && self.params.memoize_leaves && n.aux != NONE => {
                 features_from_memo = Some(n.aux as usize);
@@ -669,6 +772,7 @@ where
                     .leaf
                     .evaluate(game, &mut state, &mut rng, &mut self.moves);
                 self.rng = rng;
+                played_out = true;
                 let r = self.normalize(r);
                 if let (Some(i), true) = (leaf_node, self.params.memoize_leaves) {
                     if self.tree.nodes[i as usize].mover == UNEXPANDED {
@@ -696,6 +800,9 @@ where
             if step.count_node {
                 self.tree.nodes[step.node as usize].visits += 1;
             }
+        }
+        if S::READS_AMAF && self.tree.with_amaf {
+            self.update_amaf(game, &path, rewards, played_out);
         }
         if k > 0 && !terminal {
             let source: &[f64] = match features_from_memo {

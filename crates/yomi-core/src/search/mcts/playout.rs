@@ -51,6 +51,28 @@ pub trait LeafEvaluator<G: Game>: Clone + Send {
     fn features(&self) -> &[f64] {
         &[]
     }
+
+    /// The AMAF key of `mv` for RAVE ([`super::rave`]): a small integer below
+    /// [`LeafEvaluator::amaf_key_count`] naming the move wherever it is played (a Go
+    /// point), or `None` for moves that AMAF ignores (pass). The default has no keys, and
+    /// the search then keeps no AMAF statistics.
+    fn amaf_key(&self, game: &G, mv: G::Move) -> Option<u32> {
+        let _ = (game, mv);
+        None
+    }
+
+    /// One more than the largest key [`LeafEvaluator::amaf_key`] returns (0: no AMAF).
+    fn amaf_key_count(&self, game: &G) -> usize {
+        let _ = game;
+        0
+    }
+
+    /// The moves of the last [`LeafEvaluator::evaluate`] call's playout, in order, as
+    /// `(player index, AMAF key)` (moves without a key left out). RAVE credits them to the
+    /// tree's edges with the same key and player. The default is none.
+    fn amaf_moves(&self) -> &[(u8, u32)] {
+        &[]
+    }
 }
 
 /// Chooses moves during playouts.

@@ -22,6 +22,13 @@ pub struct ChildStats<'a> {
     /// ([`super::LeafEvaluator::features`]); empty unless the rule sets
     /// [`Selection::READS_FEATURES`] and the evaluator produces some.
     pub features: &'a [f64],
+    /// All-moves-as-first visits: iterations through the parent in which the chooser
+    /// played this move later on the line (tree or playout) before anyone else played it
+    /// ([`super::rave`]); 0 unless the rule sets [`Selection::READS_AMAF`] and the
+    /// evaluator gives AMAF keys.
+    pub amaf_visits: u32,
+    /// The chooser's summed normalised reward over those iterations.
+    pub amaf_total: f64,
 }
 
 /// A selection rule. `prepare` runs once per node visit, `score` once per child.
@@ -31,6 +38,9 @@ pub trait Selection: Clone + Send + Sync + 'static {
     const READS_EXPANDER: bool;
     /// Whether `score` reads [`ChildStats::features`].
     const READS_FEATURES: bool = false;
+    /// Whether `score` reads [`ChildStats::amaf_visits`] and [`ChildStats::amaf_total`]
+    /// (the search keeps AMAF statistics only for such rules).
+    const READS_AMAF: bool = false;
     /// Whatever the rule precomputes from the parent's visit count.
     type NodeTerm: Copy;
     /// Precomputation for a parent with `visits` visits.
@@ -206,6 +216,8 @@ mod tests {
             total,
             prior,
             eval,
+            amaf_visits: 0,
+            amaf_total: 0.0,
         }
     }
 

@@ -54,6 +54,17 @@ pub(crate) struct EdgeExtra {
     pub eval: f32,
 }
 
+/// All-moves-as-first statistics of an edge (RAVE, see [`super::rave`]): playouts through
+/// the edge's parent in which the chooser played the edge's move first, later on the line,
+/// and the chooser's summed normalised reward over them. `key` is the move's AMAF key
+/// ([`super::LeafEvaluator::amaf_key`]), `u32::MAX` for moves without one (never updated).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AmafStat {
+    pub total: f32,
+    pub visits: u32,
+    pub key: u32,
+}
+
 /// Layout of a simultaneous node: player p's edges are `offsets[p]..offsets[p + 1]`
 /// (relative to the node's first edge); children are keyed by the joint choice.
 #[derive(Clone, Debug)]
@@ -78,11 +89,16 @@ pub(crate) struct Tree<M> {
     pub memo_features: Vec<f64>,
     pub memo: Vec<Rewards>,
     pub sims: Vec<SimNode>,
+    /// AMAF statistics (same index as `edges`), or empty when `with_amaf` is off.
+    pub amaf: Vec<AmafStat>,
+    pub with_amaf: bool,
 }
 
 impl<M: Copy + PartialEq> Tree<M> {
-    pub fn new(with_extras: bool, feature_count: usize) -> Self {
+    pub fn new(with_extras: bool, feature_count: usize, with_amaf: bool) -> Self {
         let mut t = Tree {
+            amaf: Vec::new(),
+            with_amaf,
             features: Vec::new(),
             feature_count,
             memo_features: Vec::new(),
@@ -108,6 +124,7 @@ impl<M: Copy + PartialEq> Tree<M> {
         self.memo_features.clear();
         self.features.clear();
         self.sims.clear();
+        self.amaf.clear();
         self.nodes.push(Node::leaf());
     }
 
@@ -173,6 +190,8 @@ impl<M: Copy + PartialEq> Tree<M> {
             memo_features: Vec::new(),
             memo: Vec::new(),
             sims: Vec::new(),
+            amaf: Vec::with_capacity(self.amaf.len()),
+            with_amaf: self.with_amaf,
         };
         out.nodes.push(self.nodes[root as usize]);
         let mut stack = vec![(root, 0u32)];
@@ -194,6 +213,9 @@ impl<M: Copy + PartialEq> Tree<M> {
             out.moves.extend_from_slice(&self.moves[range.clone()]);
             if self.with_extras {
                 out.extras.extend_from_slice(&self.extras[range.clone()]);
+            }
+            if self.with_amaf {
+                out.amaf.extend_from_slice(&self.amaf[range.clone()]);
             }
             out.features
                 .extend_from_slice(&self.features[range.start * k..range.end * k]);

@@ -1,0 +1,341 @@
+//! The strong non-neural Go player: core MCTS with MC-RAVE selection
+//! ([`yomi_core::search::mcts::Rave`]), Go priors at expansion ([`crate::prior`]) and heavy
+//! playouts ([`crate::heavy`]), as in MoGo, michi and Pachi; plus resignation and a simple
+//! time manager. Registered as `rave:iters=..,time=..,threads=..,equiv=..,k=..,prior=..,
+//! c=..,capture=..,pattern=..,resign=..`.
+//!
+//! - **Resignation**: after a search of at least [`MIN_RESIGN_VISITS`] iterations whose
+//!   chosen move's mean value is below `resign` (0.1 by default; 0 never resigns), the
+//!   agent reports [`Agent::resigns`], and the GTP engine answers `resign`.
+//! - **Time manager**: when told the clock ([`Agent::clock`], from GTP `time_left`), each
+//!   search gets the time left divided by the moves it still expects to play (half the
+//!   empty points, at least [`MIN_MOVES_LEFT`]) — or, in byo-yomi, the period divided by
+//!   its stones — less a safety margin, plus the guaranteed per-move byo-yomi time once
+//!   main time is short; the spec's `time` and `iters` still cap it.
+//!
+//! Thread safety: each agent owns its search; `threads` workers run root-parallel.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use yomi_core::registry::AgentRegistry;
+use yomi_core::search::mcts::{Mcts, MctsParams, Rave, RaveSchedule};
+use yomi_core::search::Budget;
+use yomi_core::spec::{ParamDoc, SpecError};
+use yomi_core::{Agent, AgentError, Player};
+
+use crate::game::{GoGame, GoState};
+use crate::heavy::{HeavyConfig, HeavyPlayout};
+use crate::prior::GoPriors;
+use crate::vertex::Vertex;
+
+/// Searches shorter than this never resign (their values are noise).
+pub const MIN_RESIGN_VISITS: u64 = 1000;
+/// The fewest own moves the time manager expects to remain.
+pub const MIN_MOVES_LEFT: f64 = 12.0;
+
+/// The clock as last told, for the time manager.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Clock {
+    /// Seconds left (main time, or the current byo-yomi period).
+    pub seconds: f64,
+    /// Stones to play in the period (0 in main time).
+    pub stones: u32,
+    /// Seconds a move is guaranteed after main time (0: sudden death).
+    pub per_move_after: f64,
+}
+
+impl Clock {
+    /// The time to spend on a move with `empty` empty points on the board.
+    pub fn move_time(&self, empty: usize) -> Duration {
+        let safety = 0.9;
+        let t = if self.stones > 0 {
+            self.seconds / self.stones as f64
+        } else {
+            let moves_left = (empty as f64 / 2.0).max(MIN_MOVES_LEFT);
+            let share = self.seconds / moves_left;
+            // Main time running out with byo-yomi behind it: the byo-yomi time is safe.
+            share.max(self.per_move_after.min(self.seconds))
+        };
+        Duration::from_secs_f64((t * safety - 0.05).max(0.01))
+    }
+}
+
+/// The MC-RAVE agent (see the module docs).
+pub struct RaveAgent {
+    mcts: Mcts<GoGame, Rave, HeavyPlayout, GoPriors>,
+    name: String,
+    iters: u64,
+    time: Option<Duration>,
+    clock: Option<Clock>,
+    resign: f64,
+    resigned: bool,
+}
+
+impl RaveAgent {
+    /// An agent searching `iters` iterations (and at most `time`) a move.
+    pub fn new(
+        params: MctsParams,
+        rave: Rave,
+        heavy: HeavyConfig,
+        resign: f64,
+        seed: u64,
+        name: String,
+    ) -> Self {
+        let iters = params.budget.iterations.unwrap_or(u64::MAX);
+        let time = params.budget.time;
+        RaveAgent {
+            mcts: Mcts::new(params, rave, HeavyPlayout::new(heavy), GoPriors, seed),
+            name,
+            iters,
+            time,
+            clock: None,
+            resign,
+            resigned: false,
+        }
+    }
+
+    /// The budget of the next search: the spec's, capped by the time manager.
+    fn budget(&self, state: &GoState) -> Budget {
+        let managed = self.clock.map(|c| c.move_time(state.board().empty_count()));
+        let time = match (self.time, managed) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        Budget {
+            iterations: Some(self.iters),
+            time,
+        }
+    }
+}
+
+impl Agent<GoGame> for RaveAgent {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn select_move(
+        &mut self,
+        game: &GoGame,
+        state: &GoState,
+        player: Player,
+    ) -> Result<Vertex, AgentError> {
+        let mut root = state.clone();
+        root.begin_line();
+        self.mcts.params.budget = self.budget(state);
+        let r = self.mcts.search_for(game, &root, player);
+        let mv = self
+            .mcts
+            .choose(&r)
+            .ok_or_else(|| AgentError::NoMove(format!("{player} has no legal move")))?;
+        let value = r
+            .children
+            .iter()
+            .find(|c| c.mv == mv)
+            .and_then(|c| c.mean());
+        self.resigned = self.resign > 0.0
+            && r.iterations >= MIN_RESIGN_VISITS.min(self.iters)
+            && value.is_some_and(|v| v < self.resign);
+        Ok(mv)
+    }
+
+    fn clock(&mut self, seconds: f64, stones: u32, per_move_after: f64) {
+        self.clock = (seconds.is_finite() && seconds >= 0.0).then_some(Clock {
+            seconds,
+            stones,
+            per_move_after: per_move_after.max(0.0),
+        });
+    }
+
+    fn resigns(&self) -> bool {
+        self.resigned
+    }
+}
+
+/// Registers `rave` in `r`.
+pub fn register(r: &mut AgentRegistry<GoGame>) {
+    r.register(
+        "rave",
+        "MC-RAVE with Go priors and heavy (MoGo pattern) playouts, resignation and a time manager",
+        RAVE_PARAMS.to_vec(),
+        Arc::new(|_, _game, p, seed| {
+            let name = p.spec().to_string();
+            let iters: u64 = p.get("iters", 10_000, "a positive integer")?;
+            let time: Option<f64> = p.get_opt("time", "seconds")?;
+            let threads: usize = p.get("threads", 1, "a positive integer")?;
+            let equiv: f64 = p.get("equiv", 3000.0, "a positive number")?;
+            let k: Option<f64> = p.get_opt("k", "a positive number")?;
+            let prior: f64 = p.get("prior", 20.0, "a number >= 0")?;
+            let c: f64 = p.get("c", 0.0, "a number >= 0")?;
+            let capture: f64 = p.get("capture", 0.9, "a probability")?;
+            let pattern: f64 = p.get("pattern", 0.95, "a probability")?;
+            let resign: f64 = p.get("resign", 0.1, "a value in [0, 1)")?;
+            let prob = |x: f64| (0.0..=1.0).contains(&x);
+            let ok = iters > 0
+                && threads > 0
+                && time.is_none_or(|t| t.is_finite() && t > 0.0)
+                && equiv.is_finite()
+                && equiv > 0.0
+                && k.is_none_or(|k| k.is_finite() && k > 0.0)
+                && prior.is_finite()
+                && prior >= 0.0
+                && c.is_finite()
+                && c >= 0.0
+                && prob(capture)
+                && prob(pattern)
+                && (0.0..1.0).contains(&resign);
+            if !ok {
+                return Err(SpecError::BadValue {
+                    agent: "rave".into(),
+                    key: "iters/time/threads/equiv/k/prior/c/capture/pattern/resign".into(),
+                    value: format!(
+                        "{iters}/{time:?}/{threads}/{equiv}/{k:?}/{prior}/{c}/{capture}/{pattern}/{resign}"
+                    ),
+                    expected: "positive iters, threads, time, equiv and k; prior, c >= 0; \
+                               probabilities in [0, 1]; resign in [0, 1)"
+                        .into(),
+                });
+            }
+            let schedule = match k {
+                Some(k) => RaveSchedule::Hand { k },
+                None => RaveSchedule::MinMse { equivalence: equiv },
+            };
+            let params = MctsParams {
+                budget: Budget {
+                    iterations: Some(iters),
+                    time: time.map(Duration::from_secs_f64),
+                },
+                threads,
+                reuse_tree: false,
+                ..MctsParams::default()
+            };
+            let rave = Rave {
+                schedule,
+                c,
+                prior_visits: prior,
+                ..Rave::default()
+            };
+            let heavy = HeavyConfig {
+                capture,
+                pattern,
+                ..HeavyConfig::default()
+            };
+            Ok(Box::new(RaveAgent::new(
+                params, rave, heavy, resign, seed, name,
+            )))
+        }),
+    );
+}
+
+const RAVE_PARAMS: &[ParamDoc] = &[
+    ParamDoc {
+        key: "iters",
+        default: "10000",
+        help: "iterations (heavy playouts) per move",
+    },
+    ParamDoc {
+        key: "time",
+        default: "-",
+        help: "seconds per move (with iters and the GTP clock: whichever ends first)",
+    },
+    ParamDoc {
+        key: "threads",
+        default: "1",
+        help: "worker threads (root parallelism)",
+    },
+    ParamDoc {
+        key: "equiv",
+        default: "3000",
+        help: "RAVE equivalent experience of Silver's minimum-MSE schedule",
+    },
+    ParamDoc {
+        key: "k",
+        default: "-",
+        help: "use Gelly & Silver's beta = sqrt(k/(3n+k)) instead",
+    },
+    ParamDoc {
+        key: "prior",
+        default: "20",
+        help: "virtual visits at the Go prior's value (0: no priors)",
+    },
+    ParamDoc {
+        key: "c",
+        default: "0",
+        help: "UCB exploration added to the RAVE value",
+    },
+    ParamDoc {
+        key: "capture",
+        default: "0.9",
+        help: "playout chance of the capture / atari-escape rule",
+    },
+    ParamDoc {
+        key: "pattern",
+        default: "0.95",
+        help: "playout chance of the 3x3 pattern rule",
+    },
+    ParamDoc {
+        key: "resign",
+        default: "0.1",
+        help: "resign below this win rate (0: never)",
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use yomi_core::Game;
+
+    #[test]
+    fn time_manager_splits_the_clock() {
+        let c = Clock {
+            seconds: 60.0,
+            stones: 0,
+            per_move_after: 0.0,
+        };
+        // 81 empty points: 40.5 moves expected.
+        let t = c.move_time(81).as_secs_f64();
+        assert!((t - (60.0 / 40.5 * 0.9 - 0.05)).abs() < 1e-9, "{t}");
+        // Late: at least MIN_MOVES_LEFT.
+        assert!(c.move_time(4).as_secs_f64() < 60.0 / MIN_MOVES_LEFT);
+        let byo = Clock {
+            seconds: 30.0,
+            stones: 5,
+            per_move_after: 6.0,
+        };
+        assert!((byo.move_time(50).as_secs_f64() - (6.0 * 0.9 - 0.05)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn bad_specs_are_errors() {
+        let game = GoGame::new(9).unwrap();
+        let reg = crate::registry();
+        for bad in [
+            "rave:iters=0",
+            "rave:capture=2",
+            "rave:resign=1",
+            "rave:prior=-1",
+            "rave:k=0",
+            "rave:equiv=nan",
+        ] {
+            assert!(reg.build(&game, bad, 1).is_err(), "{bad}");
+        }
+        assert!(reg.build(&game, "rave:iters=100,k=500", 1).is_ok());
+    }
+
+    #[test]
+    fn resigns_a_hopeless_position_but_not_an_even_one() {
+        let game = GoGame::new(5).unwrap();
+        let mut agent = crate::registry()
+            .build(&game, "rave:iters=1500,resign=0.1", 3)
+            .unwrap();
+        let start = game.initial_state();
+        agent.select_move(&game, &start, Player(0)).unwrap();
+        assert!(!agent.resigns());
+        // White owns the whole board but for one black stone in a corner, komi aside.
+        let lost = game
+            .parse_state("OOOOO/OOOOO/OO.OO/OOOOO/OOO.X b - 0.5 0 20 0 0")
+            .unwrap();
+        agent.select_move(&game, &lost, Player(0)).unwrap();
+        assert!(agent.resigns());
+    }
+}
