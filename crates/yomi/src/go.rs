@@ -31,7 +31,7 @@ pub enum GoCommand {
     /// engines score every game, disagreements are flagged, games go to a resumable JSONL
     /// file.
     #[command(
-        after_help = "Example (yomi against GNU Go 3.8 level 10):\n  yomi go twogtp --games 20 --size 9 --komi 7.5 --out /work/go-runs/rave10k.jsonl \\\n    --first 'yomi go gtp --agent rave:iters=10000 --seed {seed}' \\\n    --second '/usr/games/gnugo --mode gtp --level 10 --chinese-rules'\n\n`{seed}` in a command line is replaced by the game's index + 1 and `{game}` by the\nindex; each game starts both engines afresh. The first engine is Black in even games.\nA rerun with the same settings plays only the games missing from --out; the summary\ngives the first engine's win rate with its Wilson 95 % interval."
+        after_help = "Example (yomi against GNU Go 3.8 level 10):\n  yomi go twogtp --games 20 --size 9 --komi 7.5 --out rave10k.jsonl \\\n    --first 'yomi go gtp --agent rave:iters=10000 --seed {seed}' \\\n    --second '/usr/games/gnugo --mode gtp --level 10 --chinese-rules'\n\n`{seed}` in a command line is replaced by the game's index + 1 and `{game}` by the\nindex; each game starts both engines afresh. The first engine is Black in even games.\nA rerun with the same settings plays only the games missing from --out; the summary\ngives the first engine's win rate with its Wilson 95 % interval."
     )]
     Twogtp(TwogtpArgs),
     /// Proven yose (endgame) next-move problems: make a suite, verify it, score GTP
