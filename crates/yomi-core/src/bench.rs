@@ -33,7 +33,6 @@ pub fn random_playouts<G: Game>(game: &G, min_time: Duration, seed: u64) -> Figu
     let mut rng = Rng::seed_from_u64(seed);
     let mut buf = Vec::new();
     let mut joint = Vec::new();
-    let players = game.facts().players;
     let start = Instant::now();
     let mut games = 0u64;
     let mut plies = 0u64;
@@ -42,24 +41,7 @@ pub fn random_playouts<G: Game>(game: &G, min_time: Duration, seed: u64) -> Figu
     let mut s = root.clone();
     loop {
         s.clone_from(&root);
-        loop {
-            match game.turn(&s) {
-                Turn::Terminal => break,
-                Turn::Player(_) => match game.random_move(&s, &mut rng, &mut buf) {
-                    Some(m) => game.apply(&mut s, m),
-                    None => break,
-                },
-                Turn::Simultaneous => {
-                    joint.clear();
-                    for p in 0..players {
-                        game.legal_moves_of(&s, crate::Player(p as u8), &mut buf);
-                        joint.push(buf[rng.below(buf.len())]);
-                    }
-                    game.apply_joint(&mut s, &joint);
-                }
-            }
-            plies += 1;
-        }
+        plies += random_game(game, &mut s, &mut rng, &mut buf, &mut joint);
         std::hint::black_box(game.returns(&s));
         games += 1;
         if games % 64 == 0 && start.elapsed() >= min_time {
@@ -73,6 +55,40 @@ pub fn random_playouts<G: Game>(game: &G, min_time: Duration, seed: u64) -> Figu
         value: games as f64 / secs,
         unit: "playouts/s",
     }
+}
+
+/// Plays `state` to the end with uniformly random moves (what the playout benchmarks time):
+/// [`Game::random_move`] at a player's turn, each player's move drawn uniformly at a
+/// simultaneous turn. Returns the plies played. `buf` and `joint` are scratch buffers, so a
+/// loop of games allocates nothing once they have grown.
+pub fn random_game<G: Game>(
+    game: &G,
+    state: &mut G::State,
+    rng: &mut Rng,
+    buf: &mut Vec<G::Move>,
+    joint: &mut Vec<G::Move>,
+) -> u64 {
+    let players = game.facts().players;
+    let mut plies = 0;
+    loop {
+        match game.turn(state) {
+            Turn::Terminal => break,
+            Turn::Player(_) => match game.random_move(state, rng, buf) {
+                Some(m) => game.apply(state, m),
+                None => break,
+            },
+            Turn::Simultaneous => {
+                joint.clear();
+                for p in 0..players {
+                    game.legal_moves_of(state, crate::Player(p as u8), buf);
+                    joint.push(buf[rng.below(buf.len())]);
+                }
+                game.apply_joint(state, joint);
+            }
+        }
+        plies += 1;
+    }
+    plies
 }
 
 /// Runs plain UCT (one uniform playout per iteration) for `iterations` from the start

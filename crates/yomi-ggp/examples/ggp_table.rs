@@ -17,7 +17,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use yomi_core::{Game, Player, Rng, Turn};
+use yomi_core::bench::random_game;
+use yomi_core::{Game, Rng};
 use yomi_ggp::{Description, GdlGame};
 
 /// CPU seconds of the calling thread (nanoseconds in the first field of schedstat), or
@@ -53,7 +54,6 @@ fn playouts(game: &GdlGame, secs: f64, seed: u64) -> (u64, u64, f64) {
     let mut rng = Rng::seed_from_u64(seed);
     let mut buf = Vec::new();
     let mut joint = Vec::new();
-    let players = game.facts().players;
     let root = game.initial_state();
     let mut s = root.clone();
     let clock = Clock::start();
@@ -61,24 +61,7 @@ fn playouts(game: &GdlGame, secs: f64, seed: u64) -> (u64, u64, f64) {
     let (mut games, mut plies) = (0u64, 0u64);
     loop {
         s.clone_from(&root);
-        loop {
-            match game.turn(&s) {
-                Turn::Terminal => break,
-                Turn::Player(_) => match game.random_move(&s, &mut rng, &mut buf) {
-                    Some(m) => game.apply(&mut s, m),
-                    None => break,
-                },
-                Turn::Simultaneous => {
-                    joint.clear();
-                    for p in 0..players {
-                        game.legal_moves_of(&s, Player(p as u8), &mut buf);
-                        joint.push(buf[rng.below(buf.len())]);
-                    }
-                    game.apply_joint(&mut s, &joint);
-                }
-            }
-            plies += 1;
-        }
+        plies += random_game(game, &mut s, &mut rng, &mut buf, &mut joint);
         std::hint::black_box(game.returns(&s));
         games += 1;
         // The CPU clock is a file read: read it every 16 games, or after every game once
