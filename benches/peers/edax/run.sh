@@ -5,9 +5,7 @@
 #
 # This script builds and fetches no peer code. EDAX names an Edax 4.6 binary you built
 # yourself from its public source (github.com/abulmo/edax-reversi; the figures in
-# crates/yomi-othello/README.md used commit 14f048c):
-#   git clone https://github.com/abulmo/edax-reversi && cd edax-reversi
-#   mkdir -p bin && cd src && make build ARCH=x86-64-v3 CC=gcc OS=linux
+# crates/yomi-othello/README.md used commit 14f048c, built for x86-64-v3 with gcc).
 # Edax reads data/eval.dat beside bin/ (run from the folder above the binary's); its
 # trained weights are a separate release download. Without them, a zero-weight file of
 # the same format (what our figures used; Edax then orders moves by mobility only) is
