@@ -367,13 +367,19 @@ impl SgfGame {
 
     /// The record as SGF text (`FF[4]`, one node per move).
     pub fn to_sgf(&self) -> String {
+        self.to_sgf_with(&[])
+    }
+
+    /// The record as SGF text with more root properties (`("PB", "GNU Go")`: identifier and
+    /// one text value, escaped here), written after the board size, komi and result.
+    pub fn to_sgf_with(&self, root: &[(&str, &str)]) -> String {
         let n = self.size;
         let mut s = format!("(;FF[4]GM[1]CA[UTF-8]AP[yomi]SZ[{n}]KM[{}]", self.komi);
         if let Some(r) = &self.result {
-            s.push_str(&format!(
-                "RE[{}]",
-                r.replace('\\', "\\\\").replace(']', "\\]")
-            ));
+            s.push_str(&format!("RE[{}]", escape_text(r)));
+        }
+        for (id, value) in root {
+            s.push_str(&format!("{id}[{}]", escape_text(value)));
         }
         for (prop, list) in [("AB", &self.black_setup), ("AW", &self.white_setup)] {
             if !list.is_empty() {
@@ -405,4 +411,9 @@ impl SgfGame {
             result: None,
         }
     }
+}
+
+/// An SGF text value, with backslashes and closing brackets escaped.
+fn escape_text(value: &str) -> String {
+    value.replace('\\', "\\\\").replace(']', "\\]")
 }

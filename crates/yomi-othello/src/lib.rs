@@ -42,6 +42,7 @@ pub mod dzfit;
 pub mod error;
 pub mod eval;
 pub mod game;
+pub mod ggf;
 pub mod obf;
 pub mod perft;
 pub mod protocol;

@@ -110,6 +110,18 @@ pub enum Command {
         after_help = "Example:\n  yomi report c4.jsonl --markdown"
     )]
     Report(ReportArgs),
+    /// Write the games of a records file as SGF (Go), GGF (Othello) or move lists.
+    #[command(
+        long_about = "Read a records file (`yomi match`, `tournament`, `play --out`, the web \
+                      board, or a `yomi go twogtp` match journal), replay every game through \
+                      the rules and write it in the format its community reads: SGF for Go \
+                      (an SGF collection, players and result in the root), GGF for Othello \
+                      (one game per line), a numbered move list with each mover for the \
+                      other games.",
+        after_help = "Examples:\n  yomi match go:9 mcts:iters=500 random --games 2 --out go.jsonl\n  \
+                      yomi export go.jsonl --out go.sgf\n  yomi export othello.jsonl --format ggf"
+    )]
+    Export(ExportArgs),
     /// General Game Playing: `yomi ggp check <file.kif>` validates a GDL rule sheet;
     /// `yomi ggp player` / `yomi ggp host` speak the GGP match protocol over HTTP.
     Ggp(crate::ggp::GgpArgs),
@@ -264,6 +276,33 @@ pub struct BenchArgs {
     /// Seed of the playouts and searches.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+}
+
+/// Arguments of `yomi export`.
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// The JSONL records file (or a `yomi go twogtp` journal).
+    #[arg(value_name = "FILE.jsonl")]
+    pub file: PathBuf,
+    /// The format: `auto` picks SGF for Go, GGF for Othello and a move list otherwise.
+    #[arg(long, value_enum, default_value_t = ExportFormat::Auto)]
+    pub format: ExportFormat,
+    /// Write here instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// The formats `yomi export` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportFormat {
+    /// SGF for Go, GGF for Othello, a move list for every other game.
+    Auto,
+    /// Smart Game Format (Go).
+    Sgf,
+    /// Generic Game Format (Othello).
+    Ggf,
+    /// A numbered move list with the player of each move.
+    Moves,
 }
 
 /// Arguments of `yomi report`.

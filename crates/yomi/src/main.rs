@@ -70,6 +70,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             }
         }
         Command::Report(args) => commands::report::run(args),
+        Command::Export(args) => commands::export::run(args),
         Command::Ggp(args) => ggp::run(args),
         Command::Learn(args) => learn::run(args),
         Command::Go(args) => go::run(args),

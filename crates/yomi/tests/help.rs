@@ -15,6 +15,7 @@ const SUBCOMMANDS: &[&str] = &[
     "tournament",
     "bench",
     "report",
+    "export",
     "ggp",
     "learn",
     "go",

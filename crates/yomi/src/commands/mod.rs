@@ -2,6 +2,7 @@
 
 pub mod agents;
 pub mod bench;
+pub mod export;
 pub mod games;
 pub mod matches;
 pub mod play;
