@@ -13,6 +13,7 @@ use yomi_ggp::{games, GdlGame};
 
 struct Running {
     addr: String,
+    player: std::sync::Arc<yomi_ggp::player::GgpPlayer>,
     stop: Box<dyn Fn()>,
 }
 
@@ -26,8 +27,9 @@ fn serve(config: PlayerConfig) -> Running {
     let server = PlayerServer::bind(config, "127.0.0.1:0").unwrap();
     let addr = server.local_addr().unwrap().to_string();
     let stop = Box::new(server.stopper());
+    let player = server.player();
     server.spawn(false);
-    Running { addr, stop }
+    Running { addr, player, stop }
 }
 
 fn quick_config() -> PlayerConfig {
@@ -293,6 +295,54 @@ fn start_answers_within_the_start_clock_and_play_within_the_play_clock_while_com
     // Meanwhile the player answers everyone else.
     info_ok(&p.addr);
     assert_eq!(post(&p.addr, "p", "(abort slow)", t).unwrap(), "aborted");
+}
+
+/// [`slow_sheet`] with a static relation the reference prover takes seconds over in every
+/// state (its naive fixpoint recomputes the transitive closure of an `m`-step chain with
+/// unindexed joins), while the lazy evaluator computes it once with indexed joins.
+fn slow_sheet_slow_prover(n: usize, m: usize) -> String {
+    let mut s = slow_sheet(n);
+    s.push_str("(<= terminal (true (cell ?x)) (reach ?x 0))\n");
+    s.push_str("(<= (reach ?x ?y) (step ?x ?y))\n");
+    s.push_str("(<= (reach ?x ?z) (reach ?x ?y) (step ?y ?z))\n");
+    for i in 0..m {
+        s.push_str(&format!("(step {i} {})\n", i + 1));
+    }
+    s
+}
+
+#[test]
+fn play_while_compiling_gets_a_legal_move_where_the_prover_is_too_slow() {
+    let p = serve(quick_config());
+    let rules = slow_sheet_slow_prover(450, 120);
+    let t = Duration::from_secs(10);
+    let r = post(&p.addr, "p", &format!("(start slowp p ({rules}) 1 2)"), t).unwrap();
+    assert_eq!(r, "ready");
+    // The prover needs many seconds a state here; the lazy evaluator milliseconds once
+    // its static relations are in (the first play may go to them).
+    let mut moved = 0;
+    for moves in ["nil", "((go 1))", "((go 2))", "((go 1))"] {
+        let t0 = Instant::now();
+        let r = post(&p.addr, "p", &format!("(play slowp {moves})"), t);
+        let took = t0.elapsed();
+        eprintln!("play {moves}: {r:?} in {took:?}");
+        assert!(
+            took < Duration::from_millis(2000),
+            "play took {took:?}: {r:?}"
+        );
+        match r {
+            Ok(mv) => {
+                assert!(mv == "(go 1)" || mv == "(go 2)", "{mv}");
+                moved += 1;
+            }
+            Err(HttpError::Status { status: 503, .. }) => {}
+            Err(e) => panic!("{e}"),
+        }
+    }
+    // Every play came while the rules were compiling.
+    assert_eq!(p.player.stats().compiling, 4);
+    assert!(moved >= 3, "{moved} moves of 4");
+    assert_eq!(post(&p.addr, "p", "(abort slowp)", t).unwrap(), "aborted");
 }
 
 #[test]
