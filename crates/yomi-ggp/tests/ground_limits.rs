@@ -112,3 +112,27 @@ fn prover_on_a_rule_body_at_the_literal_cap_runs_on_a_256_kib_stack() {
     eprintln!("{n} body literals: proved in {took:?}");
     assert!(took < Duration::from_secs(5), "{took:?}");
 }
+
+#[test]
+fn lazy_evaluator_on_a_rule_body_at_the_literal_cap_runs_on_a_256_kib_stack() {
+    // The player's moves while rules compile come from the lazy evaluator.
+    let text = long_body_sheet(yomi_ggp::parse::MAX_BODY_LITERALS - 1);
+    let took = std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(move || {
+            let desc = Description::from_kif(&text).unwrap();
+            let t = Instant::now();
+            let g = GdlGame::new_fallback("long", &desc).unwrap();
+            let r = g.reasoner();
+            let s = r.initial_state();
+            let mut legal = Vec::new();
+            r.legal_into(&s, 0, &mut legal);
+            assert_eq!(legal.len(), 1, "the long rule holds in the initial state");
+            t.elapsed()
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    eprintln!("lazy evaluator, body at the cap: {took:?}");
+    assert!(took < Duration::from_secs(5), "{took:?}");
+}
