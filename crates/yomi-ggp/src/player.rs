@@ -45,6 +45,11 @@ pub use crate::server::{BindError, PlayerServer};
 /// tournament's clocks; larger values are refused with a clear error).
 pub const MAX_CLOCK: f64 = 3600.0;
 
+/// The largest clock accepted whatever [`PlayerConfig::max_clock`] says, in seconds (about
+/// 11.6 days): deadlines are instants a clock after a request, and far larger clocks
+/// overflow them (`1e20` s panicked in `Duration::from_secs_f64`).
+pub const CLOCK_CEILING: f64 = 1e6;
+
 /// Settings of a player.
 #[derive(Clone, Debug)]
 pub struct PlayerConfig {
@@ -71,7 +76,8 @@ pub struct PlayerConfig {
     /// Connections served at once; more are closed at once (slow clients are dropped by
     /// the timeouts above, so they hold a place for a bounded time).
     pub max_connections: usize,
-    /// The largest start or play clock accepted, in seconds.
+    /// The largest start or play clock accepted, in seconds (at most [`CLOCK_CEILING`]:
+    /// a larger value, infinity or NaN, counts as the ceiling).
     pub max_clock: f64,
     /// Matches held at once (a `start` beyond them answers `busy`; matches idle for longer
     /// than their clocks allow are forgotten first).
@@ -92,6 +98,18 @@ impl Default for PlayerConfig {
             max_connections: 256,
             max_clock: MAX_CLOCK,
             max_matches: 4,
+        }
+    }
+}
+
+impl PlayerConfig {
+    /// The largest clock accepted: [`PlayerConfig::max_clock`], at most [`CLOCK_CEILING`]
+    /// (NaN counts as the ceiling, a negative value as 0).
+    pub fn clock_limit(&self) -> f64 {
+        if self.max_clock.is_nan() {
+            CLOCK_CEILING
+        } else {
+            self.max_clock.clamp(0.0, CLOCK_CEILING)
         }
     }
 }
@@ -327,7 +345,7 @@ impl GgpPlayer {
         play_clock: f64,
         received: Instant,
     ) -> Reply {
-        let max = self.config.max_clock;
+        let max = self.config.clock_limit();
         for (name, c) in [("start clock", start_clock), ("play clock", play_clock)] {
             if !(c.is_finite() && c > 0.0 && c <= max) {
                 return Reply::bad(format!(

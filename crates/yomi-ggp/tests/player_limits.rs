@@ -182,6 +182,35 @@ fn connections_beyond_the_bound_are_refused_and_the_rest_served() {
 }
 
 #[test]
+fn connections_that_send_nothing_are_closed_within_the_header_timeout() {
+    let p = serve(PlayerConfig {
+        max_connections: 8,
+        ..quick_config()
+    });
+    // Every place taken by a connection that never sends a byte.
+    let mut silent: Vec<TcpStream> = (0..8)
+        .map(|_| TcpStream::connect(&p.addr).unwrap())
+        .collect();
+    std::thread::sleep(Duration::from_millis(100));
+    let t = Instant::now();
+    for s in &mut silent {
+        s.set_read_timeout(Some(Duration::from_secs(4))).unwrap();
+        let mut buf = [0u8; 256];
+        let r = s.read(&mut buf);
+        assert!(
+            !matches!(&r, Err(e) if matches!(
+                e.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            )),
+            "still open after {:?}: {r:?}",
+            t.elapsed()
+        );
+    }
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+    info_ok(&p.addr);
+}
+
+#[test]
 fn absurd_clocks_are_refused_with_a_clear_error() {
     let p = serve(quick_config());
     let kif = tictactoe_kif();
@@ -209,6 +238,35 @@ fn absurd_clocks_are_refused_with_a_clear_error() {
     let game = GdlGame::from_kif("t", games::TICTACTOE).unwrap();
     game.parse_action(&yomi_core::Game::initial_state(&game), 0, &mv)
         .unwrap();
+}
+
+#[test]
+fn clocks_over_the_ceiling_are_refused_even_with_an_unbounded_max_clock() {
+    // A library user's configuration that lifts the cap must not let a 1e20 s clock reach
+    // the deadline arithmetic (it panicked there and the request got no reply).
+    let p = serve(PlayerConfig {
+        max_clock: f64::INFINITY,
+        ..quick_config()
+    });
+    let kif = tictactoe_kif();
+    let t = Duration::from_secs(5);
+    for (sc, pc) in [("10", "1e20"), ("1e20", "1"), ("10", "2e6")] {
+        let e = post(&p.addr, "x", &format!("(start m1 x ({kif}) {sc} {pc})"), t).unwrap_err();
+        assert!(
+            matches!(&e, HttpError::Status { status: 400, body, .. } if body.contains("clock")),
+            "{sc} {pc}: {e:?}"
+        );
+    }
+    assert_eq!(
+        post(&p.addr, "x", &format!("(start m2 x ({kif}) 5 1)"), t).unwrap(),
+        "ready"
+    );
+    // NaN (clamp keeps it, and the connection lifetime panicked on it at start-up).
+    let p = serve(PlayerConfig {
+        max_clock: f64::NAN,
+        ..quick_config()
+    });
+    info_ok(&p.addr);
 }
 
 #[test]
