@@ -27,6 +27,21 @@ use crate::game::GdlGame;
 use crate::http;
 use crate::protocol::Message;
 
+/// The largest clock a host uses, in seconds (about 11.6 days; `yomi ggp host` takes no
+/// more): waits are computed from the clocks, and far larger ones overflow them.
+pub const MAX_HOST_CLOCK: f64 = 1e6;
+
+/// How long to wait for a reply on a clock of `secs` seconds (clamped to
+/// [`MAX_HOST_CLOCK`]; NaN counts as 0), plus `grace`.
+fn wait(secs: f64, grace: Duration) -> Duration {
+    let secs = if secs.is_nan() {
+        0.0
+    } else {
+        secs.clamp(0.0, MAX_HOST_CLOCK)
+    };
+    Duration::from_secs_f64(secs) + grace
+}
+
 /// Clocks and limits of the matches a host runs.
 #[derive(Clone, Debug)]
 pub struct HostConfig {
@@ -194,7 +209,7 @@ pub fn run_match(
             .to_string()
         })
         .collect();
-    let start_wait = Duration::from_secs_f64(config.start_clock) + grace;
+    let start_wait = wait(config.start_clock, grace);
     let mut failed = Vec::new();
     for (role, (answer, _)) in ask_all(players, &roles, &msgs, start_wait)
         .into_iter()
@@ -214,7 +229,7 @@ pub fn run_match(
         ));
         err(0, role, &problem.0, problem.1);
     }
-    let stop_wait = Duration::from_secs_f64(config.start_clock.max(config.play_clock)) + grace;
+    let stop_wait = wait(config.start_clock.max(config.play_clock), grace);
     let mut warnings = Vec::new();
     if !failed.is_empty() {
         // No match without every player: abort it for all of them.
@@ -225,7 +240,7 @@ pub fn run_match(
             .to_string();
             n
         ];
-        let play_wait = Duration::from_secs_f64(config.play_clock) + grace;
+        let play_wait = wait(config.play_clock, grace);
         for (role, (answer, _)) in ask_all(players, &roles, &msgs, play_wait)
             .into_iter()
             .enumerate()
@@ -253,7 +268,7 @@ pub fn run_match(
         };
     }
     // play
-    let play_wait = Duration::from_secs_f64(config.play_clock) + grace;
+    let play_wait = wait(config.play_clock, grace);
     let mut state = game.initial_state();
     let mut moves: Vec<Vec<String>> = Vec::new();
     let mut reply_seconds = Vec::new();
@@ -360,6 +375,14 @@ pub fn run_match(
 /// Why a series of matches could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum HostError {
+    /// A clock that is not a number of seconds from 0 to [`MAX_HOST_CLOCK`].
+    #[error("{name} {value}: expected a number of seconds from 0 to {MAX_HOST_CLOCK}")]
+    Clock {
+        /// `start clock` or `play clock`.
+        name: &'static str,
+        /// The value given.
+        value: f64,
+    },
     /// The number of players does not match the game.
     #[error("the game has {roles} role(s) but {players} player(s) were given")]
     Players {
@@ -402,6 +425,14 @@ pub fn run_matches(
     out: &Path,
     progress: bool,
 ) -> Result<Vec<MatchRecord>, HostError> {
+    for (name, value) in [
+        ("start clock", config.start_clock),
+        ("play clock", config.play_clock),
+    ] {
+        if !(value.is_finite() && (0.0..=MAX_HOST_CLOCK).contains(&value)) {
+            return Err(HostError::Clock { name, value });
+        }
+    }
     let roles = game.reasoner().roles().len();
     if players.len() != roles {
         return Err(HostError::Players {

@@ -106,6 +106,7 @@ pub fn post(
     );
     stream.write_all(request.as_bytes()).map_err(conn)?;
     let mut reply = Vec::new();
+    let mut progress = ReplyProgress::default();
     let mut buf = [0u8; 4096];
     loop {
         stream
@@ -121,7 +122,7 @@ pub fn post(
                         reason: format!("over {MAX_REPLY} bytes"),
                     });
                 }
-                if complete(&reply) {
+                if progress.complete(&reply, n) {
                     break;
                 }
             }
@@ -205,15 +206,85 @@ fn dechunk(mut data: &[u8]) -> Result<Option<Vec<u8>>, String> {
     }
 }
 
-/// Whether `data` holds a whole reply (head and, by its framing, the body). A reply
-/// framed by neither length nor chunks ends when the player closes the connection.
-fn complete(data: &[u8]) -> bool {
-    match head(data) {
-        Ok(Some(h)) if h.chunked => !matches!(dechunk(&data[h.body_start..]), Ok(None)),
-        Ok(Some(h)) => h.length.is_some_and(|n| data.len() >= h.body_start + n),
-        Ok(None) => false,
-        Err(_) => true,
+/// Where the reading of a reply stands, so that each read costs time in its own bytes,
+/// not in the reply so far: a player that sends its reply a byte at a time (up to
+/// [`MAX_REPLY`]) must not make the host rescan the whole reply per byte (quadratic).
+#[derive(Default)]
+struct ReplyProgress {
+    /// The head, once all of it is in.
+    head: Option<Head>,
+    /// For a chunked body: where the first chunk not yet all in starts, from the body's
+    /// start.
+    chunk_from: usize,
+}
+
+impl ReplyProgress {
+    /// Whether `data`, whose last `new` bytes just came, holds a whole reply (head and, by
+    /// its framing, the body); a malformed one counts as whole (it is refused when
+    /// parsed). A reply framed by neither length nor chunks ends when the player closes
+    /// the connection.
+    fn complete(&mut self, data: &[u8], new: usize) -> bool {
+        if self.head.is_none() {
+            // A head ends with a line end: no need to parse until one comes.
+            if !data[data.len().saturating_sub(new)..].contains(&b'\n') {
+                return false;
+            }
+            match head(data) {
+                Ok(Some(h)) => self.head = Some(h),
+                Ok(None) => return false,
+                Err(_) => return true,
+            }
+        }
+        let Some(h) = &self.head else { return false };
+        let body = &data[h.body_start..];
+        if h.chunked {
+            match chunks_end(body, self.chunk_from) {
+                Ok(Some(at)) => {
+                    self.chunk_from = at;
+                    false
+                }
+                Ok(None) | Err(_) => true,
+            }
+        } else {
+            h.length.is_some_and(|n| body.len() >= n)
+        }
     }
+}
+
+/// Scans a chunked body from `from` (the start of a chunk-size line): `Ok(None)` once the
+/// last chunk is in, else `Ok(Some(at))`, the start of the first chunk not all there.
+fn chunks_end(body: &[u8], mut from: usize) -> Result<Option<usize>, String> {
+    loop {
+        let rest = &body[from..];
+        let Some(eol) = rest.iter().position(|&b| b == b'\n') else {
+            return Ok(Some(from));
+        };
+        let line = std::str::from_utf8(&rest[..eol]).map_err(|_| "bad chunk size")?;
+        let size_text = line.split(';').next().unwrap_or("").trim();
+        let size = usize::from_str_radix(size_text, 16)
+            .map_err(|_| format!("bad chunk size {size_text:?}"))?;
+        if size == 0 {
+            return Ok(None);
+        }
+        // The chunk and its own line end (CRLF or LF).
+        let data_start = eol + 1;
+        let Some(after) = rest.get(data_start + size..) else {
+            return Ok(Some(from));
+        };
+        let line_end = match after {
+            [b'\r', b'\n', ..] => 2,
+            [b'\n', ..] => 1,
+            [] | [b'\r'] => return Ok(Some(from)),
+            _ => return Err("no line end after a chunk".into()),
+        };
+        from += data_start + size + line_end;
+    }
+}
+
+/// Whether `data` holds a whole reply, read in one go.
+#[cfg(test)]
+fn complete(data: &[u8]) -> bool {
+    ReplyProgress::default().complete(data, data.len())
 }
 
 fn parse_reply(addr: &str, data: &[u8]) -> Result<String, HttpError> {
@@ -274,6 +345,42 @@ mod tests {
         ));
         assert!(parse_reply("a", b"garbage").is_err());
         assert!(parse_reply("a", b"SMTP 200\r\n\r\n").is_err());
+    }
+
+    #[test]
+    fn replies_fed_a_byte_at_a_time_end_where_they_end() {
+        let chunked =
+            b"HTTP/1.1 200 OK\nTransfer-Encoding: chunked\n\n3\r\nrea\r\n2\ndy\n0\r\n\r\n";
+        let framed = b"HTTP/1.0 200 OK\r\nContent-Length: 5\r\n\r\nready";
+        for reply in [&chunked[..], &framed[..]] {
+            let mut p = ReplyProgress::default();
+            let ends: Vec<usize> = (1..=reply.len())
+                .filter(|&k| p.complete(&reply[..k], 1))
+                .collect();
+            // Complete from where the body's framing ends (the chunked one at its `0`
+            // line), and parsed the same as read in one go.
+            let first = ends[0];
+            assert!(ends.iter().all(|&k| k >= first));
+            assert!(first <= reply.len() && first >= reply.len() - 4, "{first}");
+            assert_eq!(parse_reply("a", reply).unwrap(), "ready");
+        }
+    }
+
+    #[test]
+    fn a_reply_dribbled_a_byte_at_a_time_costs_linear_time() {
+        // 512 KiB of one-byte chunks, fed a byte at a time: rescanning the whole reply
+        // per byte (as before) took 15 s for 64 KiB, quadratic, so some 16 minutes here,
+        // a core burnt until the deadline; the scan now resumes where it stopped.
+        let mut reply = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n".to_vec();
+        while reply.len() < 512 << 10 {
+            reply.extend_from_slice(b"1\r\nx\r\n");
+        }
+        reply.extend_from_slice(b"0\r\n\r\n");
+        let t = Instant::now();
+        let mut p = ReplyProgress::default();
+        let done = (1..=reply.len()).find(|&k| p.complete(&reply[..k], 1));
+        assert_eq!(done, Some(reply.len() - 2));
+        assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
     }
 
     #[test]

@@ -10,9 +10,11 @@
 //!   clear `400` otherwise), then compiles the rules on a thread and answers `ready` when
 //!   they are compiled or when the start clock (minus the margin) runs out, whichever comes
 //!   first; a sheet that is still compiling then keeps compiling, and `play` requests meanwhile
-//!   get a legal move from the reference prover ([`crate::prover`]) when it finds one in
-//!   time, else an error reply before the deadline (the host substitutes a move, as for
-//!   any bad reply).
+//!   get a random legal move from the lazy evaluator ([`crate::lazy`], which evaluates the
+//!   rules state by state without grounding them: milliseconds a move where grounding
+//!   takes a minute), or from the reference prover ([`crate::prover`]) for games the lazy
+//!   evaluator cannot evaluate, when one is found in time; else an error reply before the
+//!   deadline (the host substitutes a move, as for any bad reply).
 //! - `play` tracks the state from the joint moves, searches on its own thread until the
 //!   play clock minus the margin, and always answers before that deadline: with the
 //!   search's move, or a random legal move when the search is late, failed, or is still
@@ -43,6 +45,11 @@ pub use crate::server::{BindError, PlayerServer};
 /// tournament's clocks; larger values are refused with a clear error).
 pub const MAX_CLOCK: f64 = 3600.0;
 
+/// The largest clock accepted whatever [`PlayerConfig::max_clock`] says, in seconds (about
+/// 11.6 days): deadlines are instants a clock after a request, and far larger clocks
+/// overflow them (`1e20` s panicked in `Duration::from_secs_f64`).
+pub const CLOCK_CEILING: f64 = 1e6;
+
 /// Settings of a player.
 #[derive(Clone, Debug)]
 pub struct PlayerConfig {
@@ -69,7 +76,8 @@ pub struct PlayerConfig {
     /// Connections served at once; more are closed at once (slow clients are dropped by
     /// the timeouts above, so they hold a place for a bounded time).
     pub max_connections: usize,
-    /// The largest start or play clock accepted, in seconds.
+    /// The largest start or play clock accepted, in seconds (at most [`CLOCK_CEILING`]:
+    /// a larger value, infinity or NaN, counts as the ceiling).
     pub max_clock: f64,
     /// Matches held at once (a `start` beyond them answers `busy`; matches idle for longer
     /// than their clocks allow are forgotten first).
@@ -90,6 +98,18 @@ impl Default for PlayerConfig {
             max_connections: 256,
             max_clock: MAX_CLOCK,
             max_matches: 4,
+        }
+    }
+}
+
+impl PlayerConfig {
+    /// The largest clock accepted: [`PlayerConfig::max_clock`], at most [`CLOCK_CEILING`]
+    /// (NaN counts as the ceiling, a negative value as 0).
+    pub fn clock_limit(&self) -> f64 {
+        if self.max_clock.is_nan() {
+            CLOCK_CEILING
+        } else {
+            self.max_clock.clamp(0.0, CLOCK_CEILING)
         }
     }
 }
@@ -134,16 +154,41 @@ struct Compiled {
 /// Where a match's rules are.
 enum Phase {
     /// Rules still compiling: the joint moves so far, and once read and checked, the
-    /// description for the prover's fallback moves (with the latest prover state: the
-    /// number of joint moves it has applied, and the state).
+    /// description for the moves sent meanwhile (with the source of those moves once
+    /// built, at the latest state it reached).
     Compiling {
         moves: Vec<Vec<String>>,
         desc: Option<Arc<Description>>,
-        prover_state: Option<(usize, ProverState)>,
+        quick: Option<Quick>,
     },
     Ready(Box<Compiled>),
     /// The rules could not be compiled (after `ready` went out).
     Failed(String),
+}
+
+/// Where moves come from while the rules compile, and the state it has reached (after
+/// the first `done` joint moves).
+#[derive(Clone)]
+enum Quick {
+    /// The lazy evaluator ([`GdlGame::new_fallback`]): built in moments for any game it
+    /// can evaluate, and far faster than the prover (it evaluates only what a query needs,
+    /// with indexed joins, and static relations once).
+    Lazy {
+        game: GdlGame,
+        done: usize,
+        state: GdlState,
+    },
+    /// The reference prover, for games the lazy evaluator refuses (negation stratified
+    /// only between ground atoms, static relations over its limits).
+    Prover { done: usize, state: ProverState },
+}
+
+impl Quick {
+    fn done(&self) -> usize {
+        match self {
+            Quick::Lazy { done, .. } | Quick::Prover { done, .. } => *done,
+        }
+    }
 }
 
 /// One match in progress.
@@ -153,8 +198,8 @@ struct Slot {
     play_clock: f64,
     phase: Phase,
     last_seen: Instant,
-    /// A prover thread is running for this match (at most one at a time).
-    proving: bool,
+    /// A thread is looking for a move while the rules compile (at most one at a time).
+    finding_quick_move: bool,
 }
 
 impl Slot {
@@ -174,8 +219,9 @@ pub struct PlayerStats {
     pub forced: u64,
     /// Random legal moves sent because the search was late, failed or was still busy.
     pub fallbacks: u64,
-    /// Moves sent while the rules were still compiling (from the prover), or error
-    /// replies sent before the deadline because no move was found in time.
+    /// Moves sent while the rules were still compiling (from the lazy evaluator or the
+    /// prover), or error replies sent before the deadline because no move was found in
+    /// time.
     pub compiling: u64,
     /// Matches started.
     pub matches: u64,
@@ -299,7 +345,7 @@ impl GgpPlayer {
         play_clock: f64,
         received: Instant,
     ) -> Reply {
-        let max = self.config.max_clock;
+        let max = self.config.clock_limit();
         for (name, c) in [("start clock", start_clock), ("play clock", play_clock)] {
             if !(c.is_finite() && c > 0.0 && c <= max) {
                 return Reply::bad(format!(
@@ -335,10 +381,10 @@ impl GgpPlayer {
                 phase: Phase::Compiling {
                     moves: Vec::new(),
                     desc: None,
-                    prover_state: None,
+                    quick: None,
                 },
                 last_seen: now,
-                proving: false,
+                finding_quick_move: false,
             }));
             ms.insert(id.clone(), slot.clone());
             slot
@@ -399,7 +445,7 @@ impl GgpPlayer {
                 Reply::bad("error: compiling the rules failed")
             }
             // Still compiling: answer in time and keep compiling; moves meanwhile come
-            // from the prover.
+            // from the lazy evaluator or the prover.
             Err(_) => Reply::ok("ready"),
         }
     }
@@ -490,11 +536,11 @@ impl GgpPlayer {
             Job::Prove => {
                 self.count(|s| s.compiling += 1);
                 // The rules are read and checked within moments of `start`; wait for that
-                // (never past the deadline), then ask the prover in a thread of its own.
+                // (never past the deadline), then look for a move in a thread of its own.
                 let job = loop {
                     {
                         let mut sl = lock(&slot);
-                        if sl.proving {
+                        if sl.finding_quick_move {
                             break None; // an earlier one is still at it
                         }
                         let sl = &mut *sl;
@@ -502,15 +548,11 @@ impl GgpPlayer {
                             Phase::Compiling {
                                 moves,
                                 desc: Some(d),
-                                prover_state,
+                                quick,
                             } => {
-                                let job = (
-                                    d.clone(),
-                                    moves.clone(),
-                                    prover_state.clone(),
-                                    sl.role.clone(),
-                                );
-                                sl.proving = true;
+                                let job =
+                                    (d.clone(), moves.clone(), quick.clone(), sl.role.clone());
+                                sl.finding_quick_move = true;
                                 break Some(job);
                             }
                             Phase::Compiling { desc: None, .. } => {}
@@ -529,15 +571,15 @@ impl GgpPlayer {
                 let job_slot = slot.clone();
                 let seed = self.config.seed ^ moves.len() as u64;
                 let spawned = std::thread::Builder::new()
-                    .name("ggp-prover".into())
+                    .name("ggp-quick-move".into())
                     .stack_size(WORKER_STACK)
                     .spawn(move || {
-                        let mv = prover_move(&job_slot, &desc, &role, &moves, from, seed);
-                        lock(&job_slot).proving = false;
+                        let mv = quick_move(&job_slot, &desc, &role, &moves, from, seed);
+                        lock(&job_slot).finding_quick_move = false;
                         let _ = tx.send(mv);
                     });
                 if spawned.is_err() {
-                    lock(&slot).proving = false;
+                    lock(&slot).finding_quick_move = false;
                 } else {
                     if let Ok(Ok(Some(mv))) = tokio::time::timeout_at(deadline.into(), rx).await {
                         return Reply::ok(mv);
@@ -567,7 +609,8 @@ enum Job {
         role: usize,
         fallback: u32,
     },
-    /// Rules still compiling: a move from the prover, if it finds one in time.
+    /// Rules still compiling: a move from the lazy evaluator or the prover, if one is
+    /// found in time.
     Prove,
 }
 
@@ -618,47 +661,97 @@ fn compile(
     Ok(())
 }
 
-/// A random legal move of `role` after `moves`, by the reference prover (while the rules
-/// compile); `None` when the prover fails. Keeps the last prover state in the slot.
-fn prover_move(
+/// A random legal move of `role` after `moves` while the rules compile (on a thread of its
+/// own): from the lazy evaluator, or from the reference prover when the lazy evaluator
+/// refuses the game; `None` when neither finds one (a bad joint move, no legal move, an
+/// evaluation over the limits). Starts from `from`, the source and state an earlier call
+/// left in the slot, and leaves the state it reached there.
+fn quick_move(
     slot: &Arc<Mutex<Slot>>,
     desc: &Description,
     role: &str,
     moves: &[Vec<String>],
-    from: Option<(usize, ProverState)>,
+    from: Option<Quick>,
     seed: u64,
 ) -> Option<String> {
-    let prover = Prover::new(desc);
-    let role_term = desc
-        .roles
-        .iter()
-        .find(|r| desc.term_text(r).eq_ignore_ascii_case(role.trim()))?
-        .clone();
-    let (mut done, mut state) = match from {
-        Some((n, s)) if n <= moves.len() => (n, s),
-        _ => (0, prover.initial_state().ok()?),
+    let from = match from {
+        Some(q) if q.done() <= moves.len() => q,
+        // Built here rather than on the compile thread: the lazy evaluator computes the
+        // static relations, which must not delay compiling.
+        _ => match GdlGame::new_fallback("compiling", desc) {
+            Ok(game) => {
+                let state = game.initial_state();
+                Quick::Lazy {
+                    game,
+                    done: 0,
+                    state,
+                }
+            }
+            Err(_) => Quick::Prover {
+                done: 0,
+                state: Prover::new(desc).initial_state().ok()?,
+            },
+        },
     };
-    for joint in &moves[done..] {
-        let mut terms = Vec::with_capacity(joint.len());
-        for text in joint {
-            let exprs = read_sexprs(text).ok()?;
-            let [e] = exprs.as_slice() else { return None };
-            terms.push(parse_ground_term(&desc.sheet.symbols, e)?);
-        }
-        state = prover.next_state(&state, &terms).ok()?;
-        done += 1;
-    }
-    if let Phase::Compiling { prover_state, .. } = &mut lock(slot).phase {
-        if prover_state.as_ref().is_none_or(|(n, _)| *n < done) {
-            *prover_state = Some((done, state.clone()));
-        }
-    }
-    let legal = prover.legal_moves(&state, &role_term).ok()?;
-    if legal.is_empty() {
-        return None;
-    }
     let mut rng = Rng::seed_from_u64(seed);
-    Some(desc.term_text(&legal[rng.below(legal.len())]))
+    let (reached, mv) = match from {
+        Quick::Lazy {
+            game,
+            mut done,
+            mut state,
+        } => {
+            let r = game.reasoner();
+            let role_index = game.role_index(role)?;
+            let mut joint = Vec::new();
+            for texts in &moves[done..] {
+                if texts.len() != r.roles().len() || r.is_terminal(&state) {
+                    return None;
+                }
+                joint.clear();
+                for (k, text) in texts.iter().enumerate() {
+                    joint.push(game.parse_action(&state, k, text).ok()?);
+                }
+                r.step(&mut state, &joint);
+                done += 1;
+            }
+            let mut legal = Vec::new();
+            if !r.is_terminal(&state) {
+                r.legal_into(&state, role_index, &mut legal);
+            }
+            let mv = (!legal.is_empty()).then(|| r.action_text(legal[rng.below(legal.len())]));
+            (Quick::Lazy { game, done, state }, mv)
+        }
+        Quick::Prover {
+            mut done,
+            mut state,
+        } => {
+            let prover = Prover::new(desc);
+            let role_term = desc
+                .roles
+                .iter()
+                .find(|r| desc.term_text(r).eq_ignore_ascii_case(role.trim()))?
+                .clone();
+            for joint in &moves[done..] {
+                let mut terms = Vec::with_capacity(joint.len());
+                for text in joint {
+                    let exprs = read_sexprs(text).ok()?;
+                    let [e] = exprs.as_slice() else { return None };
+                    terms.push(parse_ground_term(&desc.sheet.symbols, e)?);
+                }
+                state = prover.next_state(&state, &terms).ok()?;
+                done += 1;
+            }
+            let legal = prover.legal_moves(&state, &role_term).ok()?;
+            let mv = (!legal.is_empty()).then(|| desc.term_text(&legal[rng.below(legal.len())]));
+            (Quick::Prover { done, state }, mv)
+        }
+    };
+    if let Phase::Compiling { quick, .. } = &mut lock(slot).phase {
+        if quick.as_ref().is_none_or(|q| q.done() < reached.done()) {
+            *quick = Some(reached);
+        }
+    }
+    mv
 }
 
 /// Starts the agent's search on its own thread; the move comes back on the channel, and

@@ -156,7 +156,7 @@ fn saturate(
         let mut new: Vec<(Sym, Vec<Term>)> = Vec::new();
         for r in rules {
             let mut binding = vec![None; r.vars as usize];
-            derive(r, 0, facts, neg, &mut binding, &mut new);
+            derive(r, facts, neg, &mut binding, &mut new);
         }
         let mut changed = false;
         for (rel, args) in new {
@@ -228,50 +228,90 @@ fn first_args(m: &Facts, rel: Sym) -> ProverState {
         .collect()
 }
 
-/// Matches the positive literals from `i` on, then checks the others and emits the head.
+/// Matches the positive literals in order, then checks the others and emits the head for
+/// every binding that passes.
+///
+/// Iterative, with an explicit stack of one frame per positive literal matched so far
+/// (its facts still to try, and where its bindings start on the trail): a rule body of
+/// tens of thousands of literals (the parser allows
+/// [`crate::parse::MAX_BODY_LITERALS`]) must not need a stack frame per literal, as the
+/// prover runs on the player's threads while the rules compile. Backtracking unbinds the
+/// variables the trail names instead of keeping a copy of the binding per literal, so
+/// memory is linear in the body and the variables, not their product.
 fn derive(
     r: &NRule,
-    i: usize,
     facts: &Facts,
     neg: NegView<'_>,
-    binding: &mut Vec<Option<Term>>,
+    binding: &mut [Option<Term>],
     out: &mut Vec<(Sym, Vec<Term>)>,
 ) {
-    let Some(next_pos) = (i..r.body.len()).find(|&j| matches!(r.body[j], NLit::Pos(_))) else {
-        // All positive literals matched: the rest is tests on ground terms.
-        for l in &r.body {
-            let ok = match l {
-                NLit::Pos(_) => true,
-                NLit::Neg(a) => match neg {
-                    Some((comp, view)) if comp.contains(&a.rel) => {
-                        view.is_some_and(|v| !holds(a, v, binding))
-                    }
-                    _ => !holds(a, facts, binding),
-                },
-                NLit::Distinct(x, y) => subst(x, binding) != subst(y, binding),
-                NLit::Same(x, y) => subst(x, binding) == subst(y, binding),
-            };
-            if !ok {
+    let positive: Vec<&Atom> = r
+        .body
+        .iter()
+        .filter_map(|l| match l {
+            NLit::Pos(a) => Some(a),
+            _ => None,
+        })
+        .collect();
+    // Variables bound so far, in binding order.
+    let mut trail: Vec<u32> = Vec::new();
+    // One frame per positive literal being matched: the facts of its relation not yet
+    // tried, and the trail length before it was matched.
+    let mut frames: Vec<(std::collections::hash_set::Iter<'_, Vec<Term>>, usize)> =
+        Vec::with_capacity(positive.len());
+    loop {
+        // Every positive literal matched: test the rest and emit; else open the next one
+        // (a relation without facts opens nothing: the search backtracks at once).
+        if frames.len() == positive.len() {
+            if tests_hold(r, facts, neg, binding) {
+                let args = r.head.args.iter().map(|t| subst(t, binding)).collect();
+                out.push((r.head.rel, args));
+            }
+        } else if let Some(set) = facts.get(&positive[frames.len()].rel) {
+            frames.push((set.iter(), trail.len()));
+        }
+        // The next binding: the next fact that matches the deepest open literal, dropping
+        // the literals whose facts are used up.
+        loop {
+            let depth = frames.len();
+            let Some((left, mark)) = frames.last_mut() else {
                 return;
+            };
+            let mark = *mark;
+            for v in trail.drain(mark..) {
+                binding[v as usize] = None;
+            }
+            let Some(f) = left.next() else {
+                frames.pop();
+                continue;
+            };
+            let a = positive[depth - 1];
+            if a.args.len() == f.len()
+                && a.args
+                    .iter()
+                    .zip(f)
+                    .all(|(p, g)| unify(p, g, binding, &mut trail))
+            {
+                break;
             }
         }
-        let args = r.head.args.iter().map(|t| subst(t, binding)).collect();
-        out.push((r.head.rel, args));
-        return;
-    };
-    let NLit::Pos(a) = &r.body[next_pos] else {
-        return;
-    };
-    let Some(set) = facts.get(&a.rel) else {
-        return;
-    };
-    for f in set {
-        let saved = binding.clone();
-        if a.args.len() == f.len() && a.args.iter().zip(f).all(|(p, g)| unify(p, g, binding)) {
-            derive(r, next_pos + 1, facts, neg, binding, out);
-        }
-        *binding = saved;
     }
+}
+
+/// Whether the negated, `distinct` and equality literals of `r` hold under `binding` (every
+/// variable bound: the rule is safe).
+fn tests_hold(r: &NRule, facts: &Facts, neg: NegView<'_>, binding: &[Option<Term>]) -> bool {
+    r.body.iter().all(|l| match l {
+        NLit::Pos(_) => true,
+        NLit::Neg(a) => match neg {
+            Some((comp, view)) if comp.contains(&a.rel) => {
+                view.is_some_and(|v| !holds(a, v, binding))
+            }
+            _ => !holds(a, facts, binding),
+        },
+        NLit::Distinct(x, y) => subst(x, binding) != subst(y, binding),
+        NLit::Same(x, y) => subst(x, binding) == subst(y, binding),
+    })
 }
 
 fn holds(a: &Atom, facts: &Facts, binding: &[Option<Term>]) -> bool {
@@ -287,18 +327,23 @@ fn subst(t: &Term, binding: &[Option<Term>]) -> Term {
     }
 }
 
-fn unify(p: &Term, g: &Term, binding: &mut Vec<Option<Term>>) -> bool {
+/// Matches pattern `p` against ground `g`, binding free variables (each one named on
+/// `trail`, for backtracking).
+fn unify(p: &Term, g: &Term, binding: &mut [Option<Term>], trail: &mut Vec<u32>) -> bool {
     match (p, g) {
         (Term::Var(v), _) => match &binding[*v as usize] {
             Some(b) => b == g,
             None => {
                 binding[*v as usize] = Some(g.clone());
+                trail.push(*v);
                 true
             }
         },
         (Term::Sym(a), Term::Sym(b)) => a == b,
         (Term::Fn(f, xs), Term::Fn(g2, ys)) => {
-            f == g2 && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| unify(x, y, binding))
+            f == g2
+                && xs.len() == ys.len()
+                && xs.iter().zip(ys).all(|(x, y)| unify(x, y, binding, trail))
         }
         _ => false,
     }

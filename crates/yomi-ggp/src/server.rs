@@ -137,7 +137,7 @@ async fn serve(listener: tokio::net::TcpListener, ctx: Ctx, stop: Arc<Notify>) {
     let router = Router::new().fallback(handle).with_state(ctx);
     let lifetime = config.header_timeout
         + config.body_timeout
-        + Duration::from_secs_f64(config.max_clock.clamp(0.0, 1e6))
+        + Duration::from_secs_f64(config.clock_limit())
         + Duration::from_secs(60);
     loop {
         let accepted = tokio::select! {

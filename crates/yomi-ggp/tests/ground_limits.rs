@@ -1,9 +1,10 @@
 //! Grounding rules with very long bodies: no recursion per body literal (a small stack
-//! must do) and time linear in the body length.
+//! must do) and time linear in the body length; the same for the reference prover, which
+//! the player asks for moves while such rules compile.
 
 use std::time::{Duration, Instant};
 
-use yomi_ggp::GdlGame;
+use yomi_ggp::{Description, GdlGame, Prover};
 
 /// A game whose one `legal` rule has `n` body literals: ground `true` literals, `distinct`
 /// tests on a variable and static literals, all satisfiable in the initial state.
@@ -72,4 +73,66 @@ fn rule_body_over_the_cap_is_a_clear_error() {
         text.contains("at most") && text.contains("literals"),
         "{text}"
     );
+}
+
+/// Runs the reference prover on `text` (initial state, legal moves of the one role) on a
+/// thread with a stack of `stack` bytes.
+fn prove_on_stack(text: String, stack: usize) -> Result<Duration, String> {
+    std::thread::Builder::new()
+        .stack_size(stack)
+        .spawn(move || {
+            let desc = Description::from_kif(&text).map_err(|e| e.to_string())?;
+            let t = Instant::now();
+            let prover = Prover::new(&desc);
+            let s = prover.initial_state().map_err(|e| e.to_string())?;
+            let legal = prover
+                .legal_moves(&s, &desc.roles[0])
+                .map_err(|e| e.to_string())?;
+            assert_eq!(legal.len(), 1, "the long rule holds in the initial state");
+            Ok(t.elapsed())
+        })
+        .unwrap()
+        .join()
+        .map_err(|_| "the prover thread panicked".to_string())?
+}
+
+#[test]
+fn prover_on_a_rule_body_of_8000_literals_runs_on_a_256_kib_stack() {
+    // The recursive join (one frame per positive literal) overflowed this stack and
+    // aborted the process; the player's fallback moves come from the prover.
+    let took = prove_on_stack(long_body_sheet(8000), 256 << 10).unwrap();
+    eprintln!("8000 body literals: proved in {took:?}");
+}
+
+#[test]
+fn prover_on_a_rule_body_at_the_literal_cap_runs_on_a_256_kib_stack() {
+    // The sheet's rule has one literal besides the `n`.
+    let n = yomi_ggp::parse::MAX_BODY_LITERALS - 1;
+    let took = prove_on_stack(long_body_sheet(n), 256 << 10).unwrap();
+    eprintln!("{n} body literals: proved in {took:?}");
+    assert!(took < Duration::from_secs(5), "{took:?}");
+}
+
+#[test]
+fn lazy_evaluator_on_a_rule_body_at_the_literal_cap_runs_on_a_256_kib_stack() {
+    // The player's moves while rules compile come from the lazy evaluator.
+    let text = long_body_sheet(yomi_ggp::parse::MAX_BODY_LITERALS - 1);
+    let took = std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(move || {
+            let desc = Description::from_kif(&text).unwrap();
+            let t = Instant::now();
+            let g = GdlGame::new_fallback("long", &desc).unwrap();
+            let r = g.reasoner();
+            let s = r.initial_state();
+            let mut legal = Vec::new();
+            r.legal_into(&s, 0, &mut legal);
+            assert_eq!(legal.len(), 1, "the long rule holds in the initial state");
+            t.elapsed()
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    eprintln!("lazy evaluator, body at the cap: {took:?}");
+    assert!(took < Duration::from_secs(5), "{took:?}");
 }

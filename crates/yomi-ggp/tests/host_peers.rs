@@ -244,3 +244,25 @@ fn player_that_never_answers_start_fails_the_match() {
     assert!(!seen.contains(&"play".to_string()), "{seen:?}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn host_refuses_clocks_out_of_range_with_a_clear_error() {
+    // No player is contacted: the clocks are checked first (1e20 s panicked computing
+    // the start wait).
+    let g = GdlGame::from_kif("t", yomi_ggp::games::TICTACTOE).unwrap();
+    let out = std::env::temp_dir().join(format!("yomi-host-clock-{}.jsonl", std::process::id()));
+    let players = vec!["127.0.0.1:9".to_string(), "127.0.0.1:9".to_string()];
+    for (start_clock, play_clock) in [(1e20, 1.0), (1.0, f64::NAN), (-1.0, 1.0)] {
+        let c = HostConfig {
+            start_clock,
+            play_clock,
+            ..config()
+        };
+        let e = run_matches(&g, &players, 1, &c, &out, false).unwrap_err();
+        assert!(
+            matches!(&e, HostError::Clock { .. }) && e.to_string().contains("clock"),
+            "{e}"
+        );
+    }
+    let _ = std::fs::remove_file(&out);
+}

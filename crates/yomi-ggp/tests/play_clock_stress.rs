@@ -1,6 +1,7 @@
 //! Stress: the player never answers a PLAY after the play clock, move after move, with
-//! every core kept busy by spinning threads. The quick test always runs (a few dozen
-//! searched moves); the long ones are `#[ignore]`d:
+//! every core kept busy by spinning threads, and while the rules still compile. The quick
+//! tests always run (a few dozen searched moves; eight plays while compiling); the long
+//! ones are `#[ignore]`d:
 //!
 //! ```sh
 //! cargo test --release -p yomi-ggp --test play_clock_stress -- --ignored --nocapture
@@ -167,4 +168,75 @@ fn player_never_answers_after_a_1_s_play_clock_over_200_moves() {
     let seen = stress(200, 1.0, 0.25);
     eprintln!("200 moves at 1 s: {seen:?}");
     assert_eq!(seen.late, 0, "{seen:?}");
+}
+
+/// A one-role sheet that reads and checks at once but takes seconds to ground (`seen`
+/// has `n`² ground instances over the reachable cells), with two legal moves a state.
+fn slow_to_ground(n: usize) -> String {
+    let mut s = String::from(
+        "(role p) (init (cell 0)) (legal p (go 1)) (legal p (go 2))\n\
+         (<= (next (cell ?y)) (true (cell ?x)) (succ ?x ?y))\n\
+         (<= (seen ?a ?b) (true (cell ?a)) (true (cell ?b)))\n\
+         (<= terminal (true (cell ?x)) (seen ?x ?x) (last ?x))\n\
+         (goal p 100)\n",
+    );
+    for i in 0..n {
+        s.push_str(&format!("(succ {i} {})\n", i + 1));
+    }
+    s.push_str(&format!("(last {n})\n"));
+    s
+}
+
+#[test]
+fn player_never_answers_after_the_play_clock_while_compiling_with_the_cores_busy() {
+    // The moves sent while rules compile (lazy evaluator) are bound by the same deadline.
+    let clock = 0.5;
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let _busy = Busy::start(cores, Duration::from_secs(30));
+    let config = PlayerConfig {
+        margin: 0.2,
+        ..PlayerConfig::default()
+    };
+    let server = PlayerServer::bind(config, "127.0.0.1:0").unwrap();
+    let addr = server.local_addr().unwrap().to_string();
+    let stop = server.stopper();
+    let player = server.player();
+    server.spawn(false);
+    let wait = Duration::from_secs(5);
+    let rules = slow_to_ground(450);
+    let ready = post(
+        &addr,
+        "h",
+        &format!("(start slow p ({rules}) 0.5 {clock})"),
+        wait,
+    );
+    assert_eq!(ready.as_deref(), Ok("ready"));
+    let mut last = "nil".to_string();
+    let (mut late, mut moved, mut slowest) = (0, 0, 0.0f64);
+    for k in 0..8 {
+        let t = Instant::now();
+        let reply = post(&addr, "h", &format!("(play slow {last})"), wait);
+        let took = t.elapsed().as_secs_f64();
+        slowest = slowest.max(took);
+        if took >= clock {
+            late += 1;
+        }
+        match reply {
+            Ok(mv) => {
+                assert!(mv == "(go 1)" || mv == "(go 2)", "{mv}");
+                moved += 1;
+            }
+            Err(yomi_ggp::http::HttpError::Status { status: 503, .. }) => {}
+            Err(e) => panic!("{e}"),
+        }
+        last = format!("((go {}))", 1 + k % 2);
+    }
+    stop();
+    let stats = player.stats();
+    eprintln!(
+        "while compiling: {moved} moves of 8, {late} late, slowest {slowest:.3} s, {stats:?}"
+    );
+    assert_eq!(late, 0, "slowest {slowest:.3} s");
+    // (Grounding takes seconds here, the eight plays a fraction of one.)
+    assert!(stats.compiling > 0, "{stats:?}");
 }

@@ -13,6 +13,7 @@ use yomi_ggp::{games, GdlGame};
 
 struct Running {
     addr: String,
+    player: std::sync::Arc<yomi_ggp::player::GgpPlayer>,
     stop: Box<dyn Fn()>,
 }
 
@@ -26,8 +27,9 @@ fn serve(config: PlayerConfig) -> Running {
     let server = PlayerServer::bind(config, "127.0.0.1:0").unwrap();
     let addr = server.local_addr().unwrap().to_string();
     let stop = Box::new(server.stopper());
+    let player = server.player();
     server.spawn(false);
-    Running { addr, stop }
+    Running { addr, player, stop }
 }
 
 fn quick_config() -> PlayerConfig {
@@ -180,6 +182,35 @@ fn connections_beyond_the_bound_are_refused_and_the_rest_served() {
 }
 
 #[test]
+fn connections_that_send_nothing_are_closed_within_the_header_timeout() {
+    let p = serve(PlayerConfig {
+        max_connections: 8,
+        ..quick_config()
+    });
+    // Every place taken by a connection that never sends a byte.
+    let mut silent: Vec<TcpStream> = (0..8)
+        .map(|_| TcpStream::connect(&p.addr).unwrap())
+        .collect();
+    std::thread::sleep(Duration::from_millis(100));
+    let t = Instant::now();
+    for s in &mut silent {
+        s.set_read_timeout(Some(Duration::from_secs(4))).unwrap();
+        let mut buf = [0u8; 256];
+        let r = s.read(&mut buf);
+        assert!(
+            !matches!(&r, Err(e) if matches!(
+                e.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            )),
+            "still open after {:?}: {r:?}",
+            t.elapsed()
+        );
+    }
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+    info_ok(&p.addr);
+}
+
+#[test]
 fn absurd_clocks_are_refused_with_a_clear_error() {
     let p = serve(quick_config());
     let kif = tictactoe_kif();
@@ -207,6 +238,35 @@ fn absurd_clocks_are_refused_with_a_clear_error() {
     let game = GdlGame::from_kif("t", games::TICTACTOE).unwrap();
     game.parse_action(&yomi_core::Game::initial_state(&game), 0, &mv)
         .unwrap();
+}
+
+#[test]
+fn clocks_over_the_ceiling_are_refused_even_with_an_unbounded_max_clock() {
+    // A library user's configuration that lifts the cap must not let a 1e20 s clock reach
+    // the deadline arithmetic (it panicked there and the request got no reply).
+    let p = serve(PlayerConfig {
+        max_clock: f64::INFINITY,
+        ..quick_config()
+    });
+    let kif = tictactoe_kif();
+    let t = Duration::from_secs(5);
+    for (sc, pc) in [("10", "1e20"), ("1e20", "1"), ("10", "2e6")] {
+        let e = post(&p.addr, "x", &format!("(start m1 x ({kif}) {sc} {pc})"), t).unwrap_err();
+        assert!(
+            matches!(&e, HttpError::Status { status: 400, body, .. } if body.contains("clock")),
+            "{sc} {pc}: {e:?}"
+        );
+    }
+    assert_eq!(
+        post(&p.addr, "x", &format!("(start m2 x ({kif}) 5 1)"), t).unwrap(),
+        "ready"
+    );
+    // NaN (clamp keeps it, and the connection lifetime panicked on it at start-up).
+    let p = serve(PlayerConfig {
+        max_clock: f64::NAN,
+        ..quick_config()
+    });
+    info_ok(&p.addr);
 }
 
 #[test]
@@ -293,6 +353,54 @@ fn start_answers_within_the_start_clock_and_play_within_the_play_clock_while_com
     // Meanwhile the player answers everyone else.
     info_ok(&p.addr);
     assert_eq!(post(&p.addr, "p", "(abort slow)", t).unwrap(), "aborted");
+}
+
+/// [`slow_sheet`] with a static relation the reference prover takes seconds over in every
+/// state (its naive fixpoint recomputes the transitive closure of an `m`-step chain with
+/// unindexed joins), while the lazy evaluator computes it once with indexed joins.
+fn slow_sheet_slow_prover(n: usize, m: usize) -> String {
+    let mut s = slow_sheet(n);
+    s.push_str("(<= terminal (true (cell ?x)) (reach ?x 0))\n");
+    s.push_str("(<= (reach ?x ?y) (step ?x ?y))\n");
+    s.push_str("(<= (reach ?x ?z) (reach ?x ?y) (step ?y ?z))\n");
+    for i in 0..m {
+        s.push_str(&format!("(step {i} {})\n", i + 1));
+    }
+    s
+}
+
+#[test]
+fn play_while_compiling_gets_a_legal_move_where_the_prover_is_too_slow() {
+    let p = serve(quick_config());
+    let rules = slow_sheet_slow_prover(450, 120);
+    let t = Duration::from_secs(10);
+    let r = post(&p.addr, "p", &format!("(start slowp p ({rules}) 1 2)"), t).unwrap();
+    assert_eq!(r, "ready");
+    // The prover needs many seconds a state here; the lazy evaluator milliseconds once
+    // its static relations are in (the first play may go to them).
+    let mut moved = 0;
+    for moves in ["nil", "((go 1))", "((go 2))", "((go 1))"] {
+        let t0 = Instant::now();
+        let r = post(&p.addr, "p", &format!("(play slowp {moves})"), t);
+        let took = t0.elapsed();
+        eprintln!("play {moves}: {r:?} in {took:?}");
+        assert!(
+            took < Duration::from_millis(2000),
+            "play took {took:?}: {r:?}"
+        );
+        match r {
+            Ok(mv) => {
+                assert!(mv == "(go 1)" || mv == "(go 2)", "{mv}");
+                moved += 1;
+            }
+            Err(HttpError::Status { status: 503, .. }) => {}
+            Err(e) => panic!("{e}"),
+        }
+    }
+    // Every play came while the rules were compiling.
+    assert_eq!(p.player.stats().compiling, 4);
+    assert!(moved >= 3, "{moved} moves of 4");
+    assert_eq!(post(&p.addr, "p", "(abort slowp)", t).unwrap(), "aborted");
 }
 
 #[test]
