@@ -131,7 +131,7 @@ fn othello_records_export_as_ggf_with_the_records_winner() {
     for (line, rec) in lines.iter().zip(&recs) {
         assert!(line.starts_with("(;GM[Othello]PC[yomi]"), "{line}");
         assert!(line.ends_with(";)"), "{line}");
-        let moves = line.matches("B[").count() + line.matches("W[").count();
+        let moves = line.matches("]B[").count() + line.matches("]W[").count();
         assert_eq!(moves, rec["moves"].as_array().unwrap().len(), "{line}");
         let re = line.split("RE[").nth(1).unwrap();
         let black = rec["returns"][0].as_f64().unwrap();
@@ -181,7 +181,7 @@ fn twogtp_journals_export_as_sgf() {
     for needle in [
         "SZ[9]KM[6.5]RE[W+0.5]PB[engine-b]PW[engine-a]",
         ";B[ee]",
-        ";W[dd]",
+        ";W[df]", // D4 on 9x9: column d, sixth row from the top
         ";B[]",
     ] {
         assert!(r.stdout.contains(needle), "no {needle:?} in {}", r.stdout);
