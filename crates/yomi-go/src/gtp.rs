@@ -10,7 +10,8 @@
 //! Input limits: a line is read as bytes (non-UTF-8 replaced) of at most [`MAX_LINE`];
 //! clock values (`time_settings`, `time_left`) must be finite and at most
 //! [`yomi_core::limits::MAX_SECONDS`]; `loadsgf` reads only a regular file of at most
-//! [`MAX_SGF_BYTES`]. Each breach is answered with an error and the engine goes on.
+//! [`MAX_SGF_BYTES`]; `yomi-analyze` runs at most [`MAX_ANALYZE_ITERATIONS`] iterations
+//! and [`MAX_ANALYZE_TIME`]. Each breach is answered with an error and the engine goes on.
 //!
 //! `genmove` asks the configured agent (any spec of [`crate::agents::registry`], by default
 //! plain UCT). It passes only when the position as it stands already wins for the mover by
@@ -40,6 +41,13 @@ pub const MAX_LINE: usize = 64 * 1024;
 /// Largest file `loadsgf` reads, in bytes: a full 19x19 game with comments is a few tens
 /// of kilobytes.
 pub const MAX_SGF_BYTES: u64 = 4 << 20;
+
+/// Most iterations `yomi-analyze` runs: 10,000,000 took minutes on 19x19 and grew a tree
+/// of millions of nodes.
+pub const MAX_ANALYZE_ITERATIONS: u64 = 1_000_000;
+
+/// Longest `yomi-analyze` search; it answers with what it has when the time is up.
+pub const MAX_ANALYZE_TIME: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// The commands this engine knows, as `list_commands` prints them.
 pub const COMMANDS: &[&str] = &[
@@ -425,11 +433,19 @@ impl GtpEngine {
                     Some(n) => n.parse().map_err(|_| "iterations must be an integer")?,
                     None => 2000,
                 };
+                if !(1..=MAX_ANALYZE_ITERATIONS).contains(&iters) {
+                    return Err(format!(
+                        "yomi-analyze {iters}: iterations must be 1 to {MAX_ANALYZE_ITERATIONS}"
+                    ));
+                }
                 if self.game.is_terminal(&self.state) {
                     return Err("the game is over".into());
                 }
                 let params = MctsParams {
-                    budget: Budget::iterations(iters.clamp(1, 10_000_000)),
+                    budget: Budget {
+                        iterations: Some(iters),
+                        time: Some(MAX_ANALYZE_TIME),
+                    },
                     ..MctsParams::default()
                 };
                 let mut m = Mcts::uct(params, self.cfg.seed ^ self.moves_made);

@@ -356,3 +356,23 @@ fn gtp_loadsgf_of_dev_zero_or_an_oversized_file_is_refused() {
     assert!(answer.contains("is larger than"), "{answer}");
     assert!(ask(&mut e, "genmove b").starts_with("= "));
 }
+
+/// Issue 15: `yomi-analyze 10000000` was clamped silently to ten million iterations and
+/// did not answer within minutes on 19x19 (and grew a tree of millions of nodes); counts
+/// outside `1..=MAX_ANALYZE_ITERATIONS` are refused and every analysis is time-bounded.
+#[test]
+fn gtp_yomi_analyze_10000000_is_refused_instead_of_running_for_minutes() {
+    let mut e = engine();
+    assert_eq!(ask(&mut e, "boardsize 19"), "=\n\n");
+    for n in ["10000000", "0", "18446744073709551615"] {
+        let answer = ask(&mut e, &format!("yomi-analyze {n}"));
+        assert_eq!(
+            answer,
+            format!(
+                "? yomi-analyze {n}: iterations must be 1 to {}\n\n",
+                yomi_go::gtp::MAX_ANALYZE_ITERATIONS
+            )
+        );
+    }
+    assert!(ask(&mut e, "yomi-analyze 20").starts_with("= "));
+}
