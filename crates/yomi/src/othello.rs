@@ -363,6 +363,13 @@ pub fn run(args: OthelloArgs) -> anyhow::Result<()> {
                     "--stage must be 4..=58, --count and --threads positive",
                 ));
             }
+            if count > MAX_TESTSET_COUNT {
+                // Generation runs until it has `count` distinct positions: a huge count
+                // never ends and keeps every position in memory.
+                return Err(usage(format!(
+                    "--count {count}: at most {MAX_TESTSET_COUNT} positions"
+                )));
+            }
             let cfg = GenConfig {
                 count,
                 seed,
@@ -431,6 +438,9 @@ pub fn run(args: OthelloArgs) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+/// Most positions `othello testset --count` generates (the paper's sets have 300).
+const MAX_TESTSET_COUNT: usize = 1_000_000;
 
 /// The protocol engine with `--move-time` checked (finite, above 0, at most 1e6 s).
 fn engine_with(move_time: f64) -> anyhow::Result<Engine> {

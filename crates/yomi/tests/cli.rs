@@ -606,3 +606,22 @@ fn huge_thread_counts_are_refused_with_a_clear_error() {
         yomi(&args).fails(2, &["--threads 4294967296", "at most 1024 threads"]);
     }
 }
+
+/// Issue 15, item 1: `othello testset --count 4294967296` ran until it had that many
+/// distinct positions, that is for ever, holding all of them in memory.
+#[test]
+fn othello_testset_count_4294967296_is_refused() {
+    let dir = scratch("huge-testset");
+    let out = dir.join("ts");
+    yomi(&[
+        "othello",
+        "testset",
+        "--stage",
+        "20",
+        "--out",
+        path_str(&out),
+        "--count",
+        "4294967296",
+    ])
+    .fails(2, &["--count 4294967296", "at most 1000000 positions"]);
+}
