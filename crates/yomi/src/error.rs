@@ -49,3 +49,22 @@ pub fn threads_option(option: &str, value: Option<usize>) -> anyhow::Result<Opti
         .map(|n| yomi_core::limits::threads(option, n as u64).map_err(|e| usage(e.to_string())))
         .transpose()
 }
+
+/// `e` and its causes joined by ": ", as anyhow's `{:#}` writes them, but without a cause
+/// whose text the message before it already ends with: error types that write their
+/// source into their own message (`"{path}: {source}"` with `#[source]`) would otherwise
+/// have it printed twice.
+pub fn chain_text(e: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if !out.is_empty() && out.ends_with(&text) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(&text);
+    }
+    out
+}

@@ -625,3 +625,26 @@ fn othello_testset_count_4294967296_is_refused() {
     ])
     .fails(2, &["--count 4294967296", "at most 1000000 positions"]);
 }
+
+/// Issue 15, item 5: a second run on a records file that another run is writing is refused
+/// with one clear reason (the lock message was printed twice, once from the error and once
+/// from its source).
+#[test]
+fn a_run_on_a_locked_records_file_is_refused_with_the_reason_once() {
+    let dir = scratch("locked-out");
+    let file = dir.join("m.jsonl");
+    let _held = yomi_core::arena::RecordLog::lock(&file).unwrap();
+    let r = yomi(&[
+        "match",
+        "tictactoe",
+        "random",
+        "random",
+        "--games",
+        "2",
+        "--quiet",
+        "--out",
+        path_str(&file),
+    ]);
+    r.fails(1, &["m.jsonl", "it is locked"]);
+    assert_eq!(r.stderr.matches("it is locked").count(), 1, "{}", r.stderr);
+}
