@@ -203,6 +203,9 @@ impl<G: Game> Agent<G> for RandomAgent {
     }
 }
 
+/// Longest line [`HumanAgent`] reads, in bytes (a move is a few characters).
+pub const MAX_HUMAN_LINE: usize = 4096;
+
 /// A person at a terminal: shows the board and reads moves, explaining bad input.
 ///
 /// Input and output are generic so tests can script a session. Typing `moves` lists the
@@ -259,10 +262,19 @@ impl<G: Game, R: BufRead + Send, W: Write + Send> Agent<G> for HumanAgent<R, W> 
                 facts.player_name(player)
             )?;
             self.output.flush()?;
-            let mut line = String::new();
-            if self.input.read_line(&mut line)? == 0 {
-                return Err(AgentError::Quit);
-            }
+            // Read as bytes with a length cap: a stray non-UTF-8 byte or a pasted flood
+            // is answered like any other bad move instead of ending the game.
+            let line = match crate::limits::read_input_line(&mut self.input, MAX_HUMAN_LINE)? {
+                None => return Err(AgentError::Quit),
+                Some(crate::limits::InputLine::Text(line)) => line,
+                Some(crate::limits::InputLine::TooLong) => {
+                    writeln!(
+                        self.output,
+                        "line longer than {MAX_HUMAN_LINE} bytes ignored"
+                    )?;
+                    continue;
+                }
+            };
             let text = line.trim();
             match text {
                 "quit" | "resign" => return Err(AgentError::Quit),
@@ -279,5 +291,29 @@ impl<G: Game, R: BufRead + Send, W: Write + Send> Agent<G> for HumanAgent<R, W> 
                 },
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::Nim;
+
+    /// Issue 15: a non-UTF-8 byte on the terminal made `read_line` fail and ended the
+    /// game with an i/o error; a line without a newline grew without limit. Both are now
+    /// answered like a bad move and the next line is read.
+    #[test]
+    fn human_agent_survives_a_non_utf8_byte_and_an_over_long_line() {
+        let mut input = b"\xff\xfe\n".to_vec();
+        input.extend(std::iter::repeat_n(b'1', MAX_HUMAN_LINE + 1));
+        input.extend_from_slice(b"\n2\n");
+        let mut output = Vec::new();
+        let game = Nim::new(5);
+        let mv = HumanAgent::new(&input[..], &mut output)
+            .select_move(&game, &game.initial_state(), Player(0))
+            .unwrap();
+        assert_eq!(mv, 2);
+        let shown = String::from_utf8(output).unwrap();
+        assert!(shown.contains(&format!("line longer than {MAX_HUMAN_LINE} bytes ignored")));
     }
 }

@@ -26,6 +26,7 @@ pub mod encoding;
 pub mod entrant;
 pub mod game;
 pub mod journal;
+pub mod limits;
 pub mod notation;
 pub mod player;
 pub mod registry;

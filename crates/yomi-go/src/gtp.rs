@@ -7,6 +7,12 @@
 //! `yomi-analyze` (the search's root statistics for the side to move). Errors are answered
 //! `? message`; ids are echoed. Input never stops the engine except `quit` and end of input.
 //!
+//! Input limits: a line is read as bytes (non-UTF-8 replaced) of at most [`MAX_LINE`];
+//! clock values (`time_settings`, `time_left`) must be finite and at most
+//! [`yomi_core::limits::MAX_SECONDS`]; `loadsgf` reads only a regular file of at most
+//! [`MAX_SGF_BYTES`]; `yomi-analyze` runs at most [`MAX_ANALYZE_ITERATIONS`] iterations
+//! and [`MAX_ANALYZE_TIME`]. Each breach is answered with an error and the engine goes on.
+//!
 //! `genmove` asks the configured agent (any spec of [`crate::agents::registry`], by default
 //! plain UCT). It passes only when the position as it stands already wins for the mover by
 //! area count (Tromp-Taylor, no dead-stone removal) or nothing but eye-filling is left:
@@ -14,8 +20,9 @@
 //! that both programs count the same board. `final_score` and `final_status_list` mark dead
 //! stones by Monte Carlo ownership ([`crate::score::dead_stones`]); `seki` lists are empty.
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 
+use yomi_core::limits::{read_input_line, InputLine, Zero};
 use yomi_core::registry::AgentRegistry;
 use yomi_core::search::mcts::{Mcts, MctsParams};
 use yomi_core::search::Budget;
@@ -25,6 +32,22 @@ use crate::game::{GoGame, GoState, Rules};
 use crate::score::{dead_stones, format_score, Count, Scoring};
 use crate::sgf::SgfGame;
 use crate::vertex::{Color, Vertex};
+
+/// Longest command line the engine reads, in bytes; a longer line is discarded up to its
+/// end and answered `? line longer than ...`, so a controller that never sends a newline
+/// cannot grow the engine's memory.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// Largest file `loadsgf` reads, in bytes: a full 19x19 game with comments is a few tens
+/// of kilobytes.
+pub const MAX_SGF_BYTES: u64 = 4 << 20;
+
+/// Most iterations `yomi-analyze` runs: 10,000,000 took minutes on 19x19 and grew a tree
+/// of millions of nodes.
+pub const MAX_ANALYZE_ITERATIONS: u64 = 1_000_000;
+
+/// Longest `yomi-analyze` search; it answers with what it has when the time is up.
+pub const MAX_ANALYZE_TIME: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// The commands this engine knows, as `list_commands` prints them.
 pub const COMMANDS: &[&str] = &[
@@ -118,6 +141,36 @@ pub enum GtpSetupError {
     Config(#[from] crate::ConfigError),
 }
 
+/// A GTP clock value (`time_settings`, `time_left`) parsed and checked against
+/// [`yomi_core::limits::MAX_SECONDS`]: a huge time would otherwise reach the time
+/// manager's `Duration` arithmetic and panic there.
+fn gtp_seconds(what: &str, arg: &str) -> Result<f64, String> {
+    // GTP answers malformed arguments with "syntax error"; the detail follows it.
+    let v: f64 = arg
+        .parse()
+        .map_err(|_| format!("syntax error: {what} {arg:?} is not a number"))?;
+    yomi_core::limits::seconds(what, v, Zero::Allowed).map_err(|e| format!("syntax error: {e}"))?;
+    Ok(v)
+}
+
+/// The text of the SGF file at `path`, read only when it is a regular file of at most
+/// [`MAX_SGF_BYTES`]: `loadsgf /dev/zero` or a named pipe would otherwise read for ever.
+fn read_sgf_file(path: &str) -> Result<String, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+    let meta = file.metadata().map_err(|e| format!("{path}: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("{path} is not a regular file"));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_SGF_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("{path}: {e}"))?;
+    if bytes.len() as u64 > MAX_SGF_BYTES {
+        return Err(format!("{path} is larger than {MAX_SGF_BYTES} bytes"));
+    }
+    String::from_utf8(bytes).map_err(|_| format!("{path} is not UTF-8 text"))
+}
+
 fn ok(s: impl Into<String>) -> Result<String, String> {
     Ok(s.into())
 }
@@ -176,14 +229,18 @@ impl GtpEngine {
         mut input: R,
         mut output: W,
     ) -> std::io::Result<()> {
-        let mut line = Vec::new();
         while !self.quit {
-            line.clear();
-            if input.read_until(b'\n', &mut line)? == 0 {
+            let Some(line) = read_input_line(&mut input, MAX_LINE)? else {
                 break;
-            }
-            let text = String::from_utf8_lossy(&line);
-            if let Some(resp) = self.handle_line(&text) {
+            };
+            let resp = match line {
+                InputLine::Text(text) => self.handle_line(&text),
+                // The line's id is lost with it, so the error goes without one.
+                InputLine::TooLong => {
+                    Some(format!("? line longer than {MAX_LINE} bytes ignored\n\n"))
+                }
+            };
+            if let Some(resp) = resp {
                 output.write_all(resp.as_bytes())?;
                 output.flush()?;
             }
@@ -334,12 +391,9 @@ impl GtpEngine {
                 if args.len() < 3 {
                     return Err("time_settings needs main time, byo-yomi time and stones".into());
                 }
-                let main: f64 = args[0].parse().map_err(|_| "syntax error")?;
-                let byoyomi: f64 = args[1].parse().map_err(|_| "syntax error")?;
+                let main = gtp_seconds("time_settings main time", args[0])?;
+                let byoyomi = gtp_seconds("time_settings byo-yomi time", args[1])?;
                 let stones: u32 = args[2].parse().map_err(|_| "syntax error")?;
-                if main < 0.0 || byoyomi < 0.0 {
-                    return Err("syntax error".into());
-                }
                 self.time = Some(TimeSettings {
                     main,
                     byoyomi,
@@ -352,7 +406,7 @@ impl GtpEngine {
                     return Err("time_left needs a colour, a time and stones".into());
                 }
                 let c = Color::parse(args[0]).ok_or("invalid color")?;
-                let t: f64 = args[1].parse().map_err(|_| "syntax error")?;
+                let t = gtp_seconds("time_left time", args[1])?;
                 let s: u32 = args[2].parse().map_err(|_| "syntax error")?;
                 self.time_left[(c as usize) - 1] = Some((t, s));
                 ok("")
@@ -363,8 +417,7 @@ impl GtpEngine {
                     Some(n) => Some(n.parse().map_err(|_| "move number must be an integer")?),
                     None => None,
                 };
-                let text =
-                    std::fs::read_to_string(path).map_err(|e| format!("cannot load file: {e}"))?;
+                let text = read_sgf_file(path).map_err(|e| format!("cannot load file: {e}"))?;
                 let mut rec =
                     SgfGame::parse(&text).map_err(|e| format!("cannot load file: {e}"))?;
                 if let Some(n) = upto {
@@ -380,11 +433,19 @@ impl GtpEngine {
                     Some(n) => n.parse().map_err(|_| "iterations must be an integer")?,
                     None => 2000,
                 };
+                if !(1..=MAX_ANALYZE_ITERATIONS).contains(&iters) {
+                    return Err(format!(
+                        "yomi-analyze {iters}: iterations must be 1 to {MAX_ANALYZE_ITERATIONS}"
+                    ));
+                }
                 if self.game.is_terminal(&self.state) {
                     return Err("the game is over".into());
                 }
                 let params = MctsParams {
-                    budget: Budget::iterations(iters.clamp(1, 10_000_000)),
+                    budget: Budget {
+                        iterations: Some(iters),
+                        time: Some(MAX_ANALYZE_TIME),
+                    },
                     ..MctsParams::default()
                 };
                 let mut m = Mcts::uct(params, self.cfg.seed ^ self.moves_made);

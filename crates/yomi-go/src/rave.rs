@@ -57,7 +57,12 @@ impl Clock {
             // Main time running out with byo-yomi behind it: the byo-yomi time is safe.
             share.max(self.per_move_after.min(self.seconds))
         };
-        Duration::from_secs_f64((t * safety - 0.05).max(0.01))
+        // Clamped: the clock comes from the controller, and a huge value must not reach
+        // `from_secs_f64`, which panics on it. `clamp` passes NaN through, so NaN is
+        // mapped to the floor first.
+        let secs = t * safety - 0.05;
+        let secs = if secs.is_nan() { 0.01 } else { secs };
+        Duration::from_secs_f64(secs.clamp(0.01, yomi_core::limits::MAX_SECONDS))
     }
 }
 
@@ -303,6 +308,21 @@ mod tests {
             per_move_after: 6.0,
         };
         assert!((byo.move_time(50).as_secs_f64() - (6.0 * 0.9 - 0.05)).abs() < 1e-9);
+    }
+
+    /// Issue 15: a controller's `time_left b 1e300 1` reached `Duration::from_secs_f64`
+    /// and panicked; the move time is clamped to `yomi_core::limits::MAX_SECONDS`.
+    #[test]
+    fn time_manager_clamps_a_huge_or_nan_clock() {
+        for (seconds, stones) in [(1e300, 1), (1e300, 0), (f64::MAX, 1), (f64::NAN, 1)] {
+            let c = Clock {
+                seconds,
+                stones,
+                per_move_after: 0.0,
+            };
+            let t = c.move_time(81).as_secs_f64();
+            assert!((0.01..=1e6).contains(&t), "{seconds} {stones}: {t}");
+        }
     }
 
     #[test]

@@ -270,3 +270,109 @@ fn rave_engine_resigns_a_lost_game_and_plays_an_even_one() {
     // Resigning leaves the board as it was: Black is still to move there.
     assert!(ask(&mut e, "genmove b").starts_with('='));
 }
+
+/// Issue 15: `time_left b 1e300 1` was accepted and the next `genmove` panicked in the
+/// rave time manager (`Duration::from_secs_f64` on 9e299 seconds). Clock values above
+/// `yomi_core::limits::MAX_SECONDS`, negative or NaN are refused; the engine goes on.
+#[test]
+fn gtp_time_left_1e300_then_genmove_answers_instead_of_panicking() {
+    let mut e = GtpEngine::new(GtpConfig {
+        agent: "rave:iters=50".into(),
+        size: 5,
+        ownership_playouts: 10,
+        ..GtpConfig::default()
+    })
+    .unwrap();
+    for bad in [
+        "time_left b 1e300 1",
+        "time_left b inf 0",
+        "time_left b NaN 0",
+        "time_left b -5 0",
+        "time_settings NaN 0 0",
+        "time_settings 0 1e300 1",
+    ] {
+        let answer = ask(&mut e, bad);
+        assert!(
+            answer.starts_with("? ") && answer.contains("1000000"),
+            "{bad}: {answer}"
+        );
+    }
+    assert!(ask(&mut e, "genmove b").starts_with("= "));
+    // The largest accepted clock still gives a move (the iteration budget ends it).
+    assert_eq!(ask(&mut e, "time_left w 1000000 1"), "=\n\n");
+    assert!(ask(&mut e, "genmove w").starts_with("= "));
+}
+
+/// Issue 15: the engine buffered a line without limit, so a controller sending megabytes
+/// without a newline grew its memory; a line over `MAX_LINE` bytes is now dropped with an
+/// error answer and the next command is answered as usual.
+#[test]
+fn gtp_line_over_the_limit_is_answered_with_an_error_and_the_engine_goes_on() {
+    let mut input = vec![b'x'; yomi_go::gtp::MAX_LINE + 1];
+    input.extend_from_slice(b"\n1 name\nplay b \xff\xfe\n2 version\n");
+    let mut out = Vec::new();
+    engine().run(&input[..], &mut out).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    let answers: Vec<&str> = out.split("\n\n").filter(|a| !a.is_empty()).collect();
+    assert_eq!(answers.len(), 4, "{out}");
+    assert_eq!(
+        answers[0],
+        format!(
+            "? line longer than {} bytes ignored",
+            yomi_go::gtp::MAX_LINE
+        )
+    );
+    assert_eq!(answers[1], "=1 yomi");
+    assert!(answers[2].starts_with("? invalid vertex"), "{out}");
+    assert!(answers[3].starts_with("=2 "), "{out}");
+}
+
+/// Issue 15: `loadsgf /dev/zero` read for ever (and without a memory bound); `loadsgf`
+/// now reads only regular files of at most `MAX_SGF_BYTES`.
+#[test]
+fn gtp_loadsgf_of_dev_zero_or_an_oversized_file_is_refused() {
+    let mut e = engine();
+    if std::path::Path::new("/dev/zero").exists() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut e = engine();
+            let _ = tx.send(ask(&mut e, "loadsgf /dev/zero"));
+        });
+        let answer = rx
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("loadsgf /dev/zero answers");
+        assert_eq!(
+            answer,
+            "? cannot load file: /dev/zero is not a regular file\n\n"
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.sgf");
+    let mut text = String::from("(;GM[1]SZ[9]C[");
+    text.push_str(&"x".repeat(yomi_go::gtp::MAX_SGF_BYTES as usize));
+    text.push_str("])");
+    std::fs::write(&big, text).unwrap();
+    let answer = ask(&mut e, &format!("loadsgf {}", big.display()));
+    assert!(answer.contains("is larger than"), "{answer}");
+    assert!(ask(&mut e, "genmove b").starts_with("= "));
+}
+
+/// Issue 15: `yomi-analyze 10000000` was clamped silently to ten million iterations and
+/// did not answer within minutes on 19x19 (and grew a tree of millions of nodes); counts
+/// outside `1..=MAX_ANALYZE_ITERATIONS` are refused and every analysis is time-bounded.
+#[test]
+fn gtp_yomi_analyze_10000000_is_refused_instead_of_running_for_minutes() {
+    let mut e = engine();
+    assert_eq!(ask(&mut e, "boardsize 19"), "=\n\n");
+    for n in ["10000000", "0", "18446744073709551615"] {
+        let answer = ask(&mut e, &format!("yomi-analyze {n}"));
+        assert_eq!(
+            answer,
+            format!(
+                "? yomi-analyze {n}: iterations must be 1 to {}\n\n",
+                yomi_go::gtp::MAX_ANALYZE_ITERATIONS
+            )
+        );
+    }
+    assert!(ask(&mut e, "yomi-analyze 20").starts_with("= "));
+}

@@ -87,20 +87,32 @@ fn default_iterations() -> u64 {
     10_000
 }
 
+/// The most states one data file may ask for (`--states`, an experiment's `states`): far
+/// above the paper's 1,200, and low enough that `200 × count` attempts and the list of
+/// states stay within reach.
+pub const MAX_STATES: usize = 10_000_000;
+
 /// `count` distinct states, as described in the [module docs](self).
 ///
 /// # Errors
-/// [`LearnError::Config`] when the game does not have that many distinct decision states
-/// within `200 × count` random games.
+/// [`LearnError::Config`] when `count` is above [`MAX_STATES`], or when the game does not
+/// have that many distinct decision states within `200 × count` random games.
 pub fn random_states<G: Game>(
     game: &G,
     count: usize,
     seed: u64,
 ) -> Result<Vec<G::State>, LearnError> {
+    if count > MAX_STATES {
+        // `--states 4294967296` aborted on allocating the list up front.
+        return Err(LearnError::Config(format!(
+            "{count} states asked for: at most {MAX_STATES}"
+        )));
+    }
     let facts = game.facts();
     let limit = facts.max_turns.unwrap_or(10_000);
     let mut seen = HashSet::new();
-    let mut out = Vec::with_capacity(count);
+    // Grown as states are found: a game may have fewer than asked for.
+    let mut out = Vec::with_capacity(count.min(4096));
     let mut moves = Vec::new();
     let mut candidates = Vec::new();
     let attempts = 200 * count.max(1) as u64;

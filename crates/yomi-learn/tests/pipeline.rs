@@ -219,3 +219,12 @@ fn the_shipped_experiment_files_read() {
     }
     assert!(n >= 4, "experiment files found: {n}");
 }
+
+/// Issue 15: `yomi learn data --states 4294967296` aborted on allocating the list of
+/// states up front; a count above `MAX_STATES` is a configuration error naming the cap.
+#[test]
+fn states_4294967296_is_a_config_error_not_an_allocation_abort() {
+    let e = yomi_learn::data::random_states(&Nim::new(7), 4_294_967_296, 1).unwrap_err();
+    assert!(matches!(e, LearnError::Config(_)), "{e:?}");
+    assert!(e.to_string().contains("at most 10000000"), "{e}");
+}

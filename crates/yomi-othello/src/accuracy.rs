@@ -85,7 +85,8 @@ pub struct AccuracyConfig {
     /// Use the first this many positions of each set (all if absent).
     #[serde(default)]
     pub positions: Option<usize>,
-    /// Worker threads (0: one per core). Results do not depend on it.
+    /// Worker threads (0: one per core; at most [`yomi_core::limits::MAX_THREADS`]). Results
+    /// do not depend on it.
     #[serde(default)]
     pub threads: usize,
     /// The records file (JSON lines, appended; resumed).
@@ -604,6 +605,10 @@ impl AccuracyPlan {
 }
 
 fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, AccuracyError> {
+    // A file's `threads = 4294967296` would otherwise spawn threads until the machine
+    // gives out.
+    yomi_core::limits::threads("threads", threads as u64)
+        .map_err(|e| AccuracyError::Threads(e.to_string()))?;
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -1186,4 +1191,21 @@ pub fn report(
         let _ = writeln!(s);
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 15: `threads = 4294967296` in an experiment file (or `--threads`) went to
+    /// rayon, which starts up to 65,535 threads; it is refused before any is started.
+    #[test]
+    fn threads_4294967296_is_refused_before_starting_a_pool() {
+        match thread_pool(4_294_967_296) {
+            Err(AccuracyError::Threads(m)) => assert!(m.contains("at most 1024"), "{m}"),
+            Err(e) => panic!("{e}"),
+            Ok(_) => panic!("a pool of 4294967296 threads started"),
+        }
+        assert!(thread_pool(2).is_ok());
+    }
 }

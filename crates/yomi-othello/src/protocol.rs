@@ -17,6 +17,8 @@
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
+// The line reader is shared with Go's GTP engine; re-exported here where it was first.
+pub use yomi_core::limits::{read_input_line, InputLine};
 use yomi_core::search::alphabeta::AlphaBeta;
 use yomi_core::search::Budget;
 use yomi_core::{Game, Player};
@@ -44,65 +46,6 @@ pub const MAX_LINE: usize = 64 * 1024;
 
 /// The default [`Engine::move_time`].
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
-
-/// One line of protocol input.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum InputLine {
-    /// A line (without its line end), invalid UTF-8 replaced by U+FFFD.
-    Text(String),
-    /// A line longer than the limit; it was read to its end and discarded.
-    TooLong,
-}
-
-/// Reads one line of at most `max` bytes from `input` (without its `\n`), or `None` at
-/// the end of input. Bytes past `max` are read and dropped up to the next newline, so
-/// memory stays bounded whatever the peer sends; non-UTF-8 bytes become U+FFFD.
-///
-/// # Errors
-/// Only the reader's i/o errors.
-pub fn read_input_line<R: BufRead>(input: &mut R, max: usize) -> io::Result<Option<InputLine>> {
-    let mut buf: Vec<u8> = Vec::new();
-    let mut too_long = false;
-    let mut any = false;
-    loop {
-        let avail = match input.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if avail.is_empty() {
-            break;
-        }
-        any = true;
-        let (end, used) = match avail.iter().position(|&b| b == b'\n') {
-            Some(i) => (i, i + 1),
-            None => (avail.len(), avail.len()),
-        };
-        if !too_long {
-            if buf.len() + end > max {
-                too_long = true;
-                buf = Vec::new();
-            } else {
-                buf.extend_from_slice(&avail[..end]);
-            }
-        }
-        let done = used > end;
-        input.consume(used);
-        if done {
-            break;
-        }
-    }
-    Ok(match (any, too_long) {
-        (false, _) => None,
-        (true, true) => Some(InputLine::TooLong),
-        (true, false) => {
-            if buf.last() == Some(&b'\r') {
-                buf.pop();
-            }
-            Some(InputLine::Text(String::from_utf8_lossy(&buf).into_owned()))
-        }
-    })
-}
 
 /// The game being played and the searches that choose moves.
 pub struct Engine {

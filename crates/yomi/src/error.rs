@@ -29,3 +29,42 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
             .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
     })
 }
+
+/// The duration option `option` (`--main-time`) given as `value` seconds, or a usage error
+/// naming the option and the accepted range (finite, at most
+/// [`yomi_core::limits::MAX_SECONDS`]; above zero unless `zero` allows it). Every command
+/// reads its duration options through this one check.
+pub fn seconds_option(
+    option: &str,
+    value: f64,
+    zero: yomi_core::limits::Zero,
+) -> anyhow::Result<std::time::Duration> {
+    yomi_core::limits::seconds(option, value, zero).map_err(|e| usage(e.to_string()))
+}
+
+/// The thread-count option `option` when it is at most
+/// [`yomi_core::limits::MAX_THREADS`] (`None` passes), or a usage error naming it.
+pub fn threads_option(option: &str, value: Option<usize>) -> anyhow::Result<Option<usize>> {
+    value
+        .map(|n| yomi_core::limits::threads(option, n as u64).map_err(|e| usage(e.to_string())))
+        .transpose()
+}
+
+/// `e` and its causes joined by ": ", as anyhow's `{:#}` writes them, but without a cause
+/// whose text the message before it already ends with: error types that write their
+/// source into their own message (`"{path}: {source}"` with `#[source]`) would otherwise
+/// have it printed twice.
+pub fn chain_text(e: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if !out.is_empty() && out.ends_with(&text) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(&text);
+    }
+    out
+}

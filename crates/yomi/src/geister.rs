@@ -12,7 +12,8 @@ use clap::{Args, Subcommand};
 use yomi_geister::session::{connect_and_play_with_retry, ClientResult, Clock, Ending, Server};
 use yomi_geister::{registry, Geister};
 
-use crate::error::usage;
+use crate::error::{seconds_option, usage};
+use yomi_core::limits::Zero;
 
 /// Arguments of `yomi geister`.
 #[derive(Args, Debug)]
@@ -222,17 +223,10 @@ fn dqn(a: DqnArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The largest number of seconds a duration option takes (about 11.6 days).
-const MAX_SECONDS: f64 = 1e6;
-
-fn seconds(what: &str, s: f64) -> anyhow::Result<Duration> {
-    if !(s.is_finite() && (0.0..=MAX_SECONDS).contains(&s)) {
-        return Err(usage(format!(
-            "--{what}: {s} is not a number of seconds from 0 to {MAX_SECONDS}"
-        )));
-    }
-    Duration::try_from_secs_f64(s)
-        .map_err(|_| usage(format!("--{what}: {s} is not a number of seconds")))
+/// A duration option of the Geister commands, zero allowed (see
+/// [`crate::error::seconds_option`]).
+fn seconds(option: &str, s: f64) -> anyhow::Result<Duration> {
+    seconds_option(option, s, Zero::Allowed)
 }
 
 fn server(a: ServerArgs) -> anyhow::Result<()> {
@@ -240,10 +234,10 @@ fn server(a: ServerArgs) -> anyhow::Result<()> {
         return Err(usage("--plies must be positive"));
     }
     let clock = Clock {
-        main: seconds("main-time", a.main_time)?,
-        per_move: seconds("per-move", a.per_move)?,
+        main: seconds("--main-time", a.main_time)?,
+        per_move: seconds("--per-move", a.per_move)?,
     };
-    let seat_timeout = seconds("seat-timeout", a.seat_timeout)?;
+    let seat_timeout = seconds("--seat-timeout", a.seat_timeout)?;
     let game = Geister::standard().with_max_plies(a.plies);
     let mut srv = Server::bind(&a.host, a.port, game, clock)
         .with_context(|| format!("cannot listen on {}:{} and the next port", a.host, a.port))?;
@@ -284,7 +278,7 @@ fn client(a: ClientArgs) -> anyhow::Result<()> {
     let reg = registry();
     reg.validate(&game, &a.agent)
         .map_err(|e| usage(format!("--agent: {e}")))?;
-    let patience = seconds("retry", a.retry)?;
+    let patience = seconds("--retry", a.retry)?;
     let (mut won, mut lost, mut drawn) = (0, 0, 0);
     for g in 0..a.games {
         let mut agent = reg

@@ -8,7 +8,8 @@ use yomi_go::gtp::{GtpConfig, GtpEngine};
 use yomi_go::Scoring;
 
 use crate::commands::emit;
-use crate::error::usage;
+use crate::error::{seconds_option, usage};
+use yomi_core::limits::Zero;
 
 /// Arguments of `yomi go`.
 #[derive(Args, Debug)]
@@ -457,12 +458,7 @@ fn yose_score(a: ScoreArgs) -> anyhow::Result<()> {
 /// measures them; see `benches/peers/libego`) and two-board difference-game playouts.
 pub fn print_figures(size: usize, secs: f64, seed: u64) -> anyhow::Result<()> {
     let game = yomi_go::GoGame::new(size)?;
-    if !(secs.is_finite() && secs > 0.0 && secs <= MAX_LIMIT_SECONDS as f64) {
-        return Err(usage(format!(
-            "--time {secs}: expected seconds above 0 and at most {MAX_LIMIT_SECONDS}"
-        )));
-    }
-    let secs = std::time::Duration::from_secs_f64(secs);
+    let secs = seconds_option("--time", secs, Zero::Refused)?;
     let light = yomi_go::bench::light_playouts(&game, secs, seed);
     emit(&format!("{light}\n"))?;
     let root = yomi_core::Game::initial_state(&game);
@@ -473,16 +469,15 @@ pub fn print_figures(size: usize, secs: f64, seed: u64) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The most seconds a time limit option takes (about 11.6 days).
-const MAX_LIMIT_SECONDS: u64 = 1_000_000;
-
-/// `secs` as a duration, refused (a usage error naming `what`) above
-/// [`MAX_LIMIT_SECONDS`], where deadlines would overflow.
+/// `secs` (a whole number of seconds) as a duration, refused (a usage error naming
+/// `what`) above [`yomi_core::limits::MAX_SECONDS`], where deadlines would overflow.
 fn limit_seconds(what: &str, secs: u64) -> anyhow::Result<std::time::Duration> {
-    if secs > MAX_LIMIT_SECONDS {
+    // Checked as an integer first so that the message repeats the number as typed.
+    if secs as f64 > yomi_core::limits::MAX_SECONDS {
         return Err(usage(format!(
-            "{what} {secs}: at most {MAX_LIMIT_SECONDS} seconds"
+            "{what} {secs}: expected seconds from 0 to {}",
+            yomi_core::limits::MAX_SECONDS
         )));
     }
-    Ok(std::time::Duration::from_secs(secs))
+    seconds_option(what, secs as f64, Zero::Allowed)
 }

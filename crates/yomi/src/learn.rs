@@ -96,6 +96,7 @@ fn gdl_game(name: &str) -> anyhow::Result<GdlGame> {
 }
 
 fn pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
+    let threads = crate::error::threads_option("--threads", threads)?;
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))
         .build()

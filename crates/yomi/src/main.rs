@@ -37,7 +37,7 @@ fn main() -> ExitCode {
         Err(e) => {
             let _ = std::io::stdout().flush();
             let mut stderr = std::io::stderr().lock();
-            let _ = writeln!(stderr, "error: {e:#}");
+            let _ = writeln!(stderr, "error: {}", error::chain_text(&e));
             if e.downcast_ref::<UsageError>().is_some() {
                 let _ = writeln!(stderr, "\nFor more information, try '--help'.");
                 ExitCode::from(2)

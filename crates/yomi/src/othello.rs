@@ -14,7 +14,8 @@ use yomi_othello::protocol::{run_gtp_with, run_nboard_with, Engine};
 use yomi_othello::testsets::{self, GenConfig};
 use yomi_othello::train::{train, TrainConfig};
 
-use crate::error::usage;
+use crate::error::{seconds_option, threads_option, usage};
+use yomi_core::limits::Zero;
 
 /// Arguments of `yomi othello`.
 #[derive(Args, Debug)]
@@ -222,7 +223,7 @@ fn accuracy_config(args: &AccuracyArgs) -> anyhow::Result<AccuracyConfig> {
         }
         cfg.variants.retain(|v| names.contains(&v.name));
     }
-    if let Some(t) = args.threads {
+    if let Some(t) = threads_option("--threads", args.threads)? {
         cfg.threads = t;
     }
     if let Some(s) = args.seed {
@@ -287,13 +288,9 @@ pub fn run(args: OthelloArgs) -> anyhow::Result<()> {
             time,
             nodes,
         } => {
-            let time = match time {
-                None => None,
-                Some(t) if t.is_finite() && t > 0.0 && t < 1e9 => {
-                    Some(std::time::Duration::from_secs_f64(t))
-                }
-                Some(t) => return Err(usage(format!("--time {t}: expected positive seconds"))),
-            };
+            let time = time
+                .map(|t| seconds_option("--time", t, Zero::Refused))
+                .transpose()?;
             let limits = yomi_othello::solver::Limits { nodes, time };
             let mode = if all {
                 SolveMode::All
@@ -360,10 +357,18 @@ pub fn run(args: OthelloArgs) -> anyhow::Result<()> {
             threads,
             out,
         } => {
+            threads_option("--threads", Some(threads))?;
             if !(4..=58).contains(&stage) || count == 0 || threads == 0 {
                 return Err(usage(
                     "--stage must be 4..=58, --count and --threads positive",
                 ));
+            }
+            if count > MAX_TESTSET_COUNT {
+                // Generation runs until it has `count` distinct positions: a huge count
+                // never ends and keeps every position in memory.
+                return Err(usage(format!(
+                    "--count {count}: at most {MAX_TESTSET_COUNT} positions"
+                )));
             }
             let cfg = GenConfig {
                 count,
@@ -434,14 +439,12 @@ pub fn run(args: OthelloArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Most positions `othello testset --count` generates (the paper's sets have 300).
+const MAX_TESTSET_COUNT: usize = 1_000_000;
+
 /// The protocol engine with `--move-time` checked (finite, above 0, at most 1e6 s).
 fn engine_with(move_time: f64) -> anyhow::Result<Engine> {
-    if !(move_time.is_finite() && move_time > 0.0 && move_time <= 1e6) {
-        return Err(usage(format!(
-            "--move-time {move_time}: expected seconds above 0 and at most 1000000"
-        )));
-    }
     let mut engine = Engine::new();
-    engine.move_time = std::time::Duration::from_secs_f64(move_time);
+    engine.move_time = seconds_option("--move-time", move_time, Zero::Refused)?;
     Ok(engine)
 }

@@ -4,7 +4,6 @@
 //! `play`, `match`, `tournament`, `agents` and `bench` take it too.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
@@ -15,9 +14,10 @@ use yomi_tubstap::{maps, TbsMap, Tubstap};
 
 use crate::commands::matches::{arena_error, summary, validate_agents};
 use crate::commands::{emit, table_format};
-use crate::error::usage;
+use crate::error::{seconds_option, usage};
 use crate::games::GameChoice;
 use crate::tournament_file::TournamentFile;
+use yomi_core::limits::Zero;
 
 /// Arguments of `yomi tubstap`.
 #[derive(Args, Debug)]
@@ -208,12 +208,8 @@ pub fn print_figures(game: &Tubstap) -> anyhow::Result<()> {
 
 /// `yomi tubstap client`.
 fn client(a: ClientArgs) -> anyhow::Result<()> {
-    if !(a.timeout.is_finite() && (0.0..=1e6).contains(&a.timeout)) {
-        return Err(usage(format!(
-            "--timeout {}: expected a number of seconds from 0 to 1000000, 0 for none",
-            a.timeout
-        )));
-    }
+    // 0 means no timeout.
+    let timeout = seconds_option("--timeout", a.timeout, Zero::Allowed)?;
     yomi_tubstap::registry()
         .validate(&maps::standard(), &a.agent)
         .map_err(|e| usage(e.to_string()))?;
@@ -221,7 +217,7 @@ fn client(a: ClientArgs) -> anyhow::Result<()> {
         name: a.name.unwrap_or_else(|| format!("yomi {}", a.agent)),
         agent: a.agent,
         seed: a.seed,
-        timeout: (a.timeout > 0.0).then(|| Duration::from_secs_f64(a.timeout)),
+        timeout: (!timeout.is_zero()).then_some(timeout),
         ..ClientConfig::default()
     };
     let verbose = a.verbose;

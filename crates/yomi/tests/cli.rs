@@ -544,6 +544,8 @@ fn bench_time_huge_negative_or_nan_is_refused() {
 
 /// Issue 15, item 3: `selfplay.games = 9223372036854775807` in a training configuration
 /// aborted on allocating one slot per game; it is a configuration error naming the key.
+/// The training commands exist only with the `nn` feature (`scripts/test.sh` turns it on).
+#[cfg(feature = "nn")]
 #[test]
 fn training_config_with_selfplay_games_i64_max_is_refused() {
     let dir = scratch("huge-selfplay-games");
@@ -570,4 +572,79 @@ fn training_config_with_selfplay_games_i64_max_is_refused() {
     .unwrap();
     let r = yomi(&["geister", "dqn", path_str(&dqn), "--dir", path_str(&run)]);
     r.fails(1, &["selfplay.games", "9223372036854775807"]);
+}
+
+/// Issue 15, item 1: `--threads 4294967296` went straight to a thread pool or a search that
+/// spawned threads until the machine gave out; every `--threads` option is now checked
+/// against `yomi_core::limits::MAX_THREADS` first.
+#[test]
+fn huge_thread_counts_are_refused_with_a_clear_error() {
+    let dir = scratch("huge-threads");
+    let out = dir.join("out");
+    for args in [
+        vec!["bench", "tictactoe", "--quick", "--threads", "4294967296"],
+        vec![
+            "learn",
+            "data",
+            "ggp:breakthrough5x5",
+            "--out",
+            path_str(&out),
+            "--threads",
+            "4294967296",
+        ],
+        vec![
+            "othello",
+            "testset",
+            "--stage",
+            "20",
+            "--out",
+            path_str(&out),
+            "--threads",
+            "4294967296",
+        ],
+    ] {
+        yomi(&args).fails(2, &["--threads 4294967296", "at most 1024 threads"]);
+    }
+}
+
+/// Issue 15, item 1: `othello testset --count 4294967296` ran until it had that many
+/// distinct positions, that is for ever, holding all of them in memory.
+#[test]
+fn othello_testset_count_4294967296_is_refused() {
+    let dir = scratch("huge-testset");
+    let out = dir.join("ts");
+    yomi(&[
+        "othello",
+        "testset",
+        "--stage",
+        "20",
+        "--out",
+        path_str(&out),
+        "--count",
+        "4294967296",
+    ])
+    .fails(2, &["--count 4294967296", "at most 1000000 positions"]);
+}
+
+/// Issue 15, item 5: a second run on a records file that another run is writing is refused
+/// with one clear reason (the lock message was printed twice, once from the error and once
+/// from its source).
+#[test]
+fn a_run_on_a_locked_records_file_is_refused_with_the_reason_once() {
+    let dir = scratch("locked-out");
+    let file = dir.join("m.jsonl");
+    let _held = yomi_core::arena::RecordLog::lock(&file).unwrap();
+    let r = yomi(&[
+        "match",
+        "tictactoe",
+        "random",
+        "random",
+        "--games",
+        "2",
+        "--quiet",
+        "--out",
+        path_str(&file),
+    ]);
+    r.fails(1, &["m.jsonl", "it is locked"]);
+    assert_eq!(r.stderr.matches("it is locked").count(), 1, "{}", r.stderr);
 }

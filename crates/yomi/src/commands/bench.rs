@@ -21,7 +21,7 @@ impl GameCommand for BenchArgs {
                 self.time
             )));
         }
-        let threads = match self.threads {
+        let threads = match crate::error::threads_option("--threads", self.threads)? {
             Some(0) => return Err(usage("--threads 0: expected at least one thread")),
             Some(t) => t,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
