@@ -5,11 +5,12 @@
 //! `BO` is the start position, 64 squares row by row from a1 (`*` black, `O` white, `-`
 //! empty) and the side to move; `RE` is Black's disc margin with three decimals, the
 //! empty squares counted for the winner when the game is over, or `±64.000:r` for a game
-//! lost by forfeit (as the server writes a resignation).
+//! lost by forfeit (as the server writes a resignation). [`parse_ggf`] reads a game back
+//! (the NBoard protocol sends positions this way).
 
 use std::fmt::Write;
 
-use yomi_core::Game;
+use yomi_core::{Game, Player};
 
 use crate::game::{Move, Othello, OthelloState};
 
@@ -100,6 +101,65 @@ pub fn to_ggf(
     ))
 }
 
+/// Reads a GGF game record (`(;GM[Othello]…BO[8 <64 squares> <side>]B[f5]W[d6]…;)`): the
+/// start position and the moves, applied in order.
+///
+/// # Errors
+/// A message naming the missing or malformed part or the illegal move.
+pub fn parse_ggf(text: &str) -> Result<(OthelloState, Vec<Move>), String> {
+    let bo = text
+        .find("BO[")
+        .ok_or("GGF record without a BO[...] board")?;
+    let rest = &text[bo + 3..];
+    let end = rest.find(']').ok_or("unterminated BO[")?;
+    let board = rest[..end].trim();
+    let board = board
+        .strip_prefix('8')
+        .ok_or("only 8x8 boards (BO[8 ...]) are supported")?;
+    let start: OthelloState = board.parse().map_err(|e| format!("GGF board: {e}"))?;
+    let mut state = start;
+    let mut moves = Vec::new();
+    let mut at = bo + 3 + end;
+    while let Some(i) = text[at..].find(['B', 'W']) {
+        let j = at + i;
+        at = j + 1;
+        let bytes = text.as_bytes();
+        // A move tag is B[ or W[ not preceded by a letter (BO[, TB[, … are other tags).
+        if bytes.get(j + 1) != Some(&b'[') || (j > 0 && bytes[j - 1].is_ascii_alphabetic()) {
+            continue;
+        }
+        let close = text[j..].find(']').ok_or("unterminated move tag")? + j;
+        let body = &text[j + 2..close];
+        let mv_text = body.split('/').next().unwrap_or("").trim();
+        let mv = if mv_text.eq_ignore_ascii_case("pa") {
+            Move::PASS
+        } else {
+            mv_text
+                .parse::<Move>()
+                .map_err(|e| format!("GGF move: {e}"))?
+        };
+        let who = if bytes[j] == b'B' {
+            Player(0)
+        } else {
+            Player(1)
+        };
+        if state.to_move() != who {
+            if state.legal() == 0 && !state.is_over() {
+                state.play_unchecked(Move::PASS);
+                moves.push(Move::PASS);
+            } else {
+                return Err(format!("GGF move {mv_text} by the side not to move"));
+            }
+        }
+        Othello
+            .play(&mut state, mv)
+            .map_err(|_| format!("GGF move {mv_text} is illegal"))?;
+        moves.push(mv);
+        at = close + 1;
+    }
+    Ok((start, moves))
+}
+
 fn escape(text: &str) -> String {
     text.replace('\\', "\\\\").replace(']', "\\]")
 }
@@ -109,7 +169,9 @@ mod tests {
     use super::*;
 
     fn moves(text: &str) -> Vec<Move> {
-        text.split_whitespace().map(|m| m.parse().unwrap()).collect()
+        text.split_whitespace()
+            .map(|m| m.parse().unwrap())
+            .collect()
     }
 
     #[test]
@@ -125,9 +187,16 @@ mod tests {
         .unwrap();
         assert!(ggf.contains("RE[+64.000]"), "{ggf}");
         assert!(ggf.ends_with("B[f5]W[d6]B[c5]W[f4]B[e3]W[f6]B[g5]W[e6]B[e7];)"));
-        assert!(ggf.contains(
-            "BO[8 ---------------------------O*------*O--------------------------- *]"
-        ));
+        assert!(ggf
+            .contains("BO[8 ---------------------------O*------*O--------------------------- *]"));
+    }
+
+    #[test]
+    fn a_written_game_reads_back() {
+        let start = OthelloState::start();
+        let played = moves("f5 d6 c3 d3 c4 f4 f6 f3 e6 e7");
+        let ggf = to_ggf("a", "b", &start, &played, GgfEnd::Position).unwrap();
+        assert_eq!(parse_ggf(&ggf).unwrap(), (start, played));
     }
 
     #[test]
@@ -153,6 +222,9 @@ mod tests {
             GgfEnd::BlackForfeited,
         )
         .unwrap();
-        assert!(ggf.contains("PB[x\\]y]") && ggf.contains("RE[-64.000:r]"), "{ggf}");
+        assert!(
+            ggf.contains("PB[x\\]y]") && ggf.contains("RE[-64.000:r]"),
+            "{ggf}"
+        );
     }
 }

@@ -18,6 +18,7 @@ use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
 // The line reader is shared with Go's GTP engine; re-exported here where it was first.
+pub use crate::ggf::parse_ggf;
 pub use yomi_core::limits::{read_input_line, InputLine};
 use yomi_core::search::alphabeta::AlphaBeta;
 use yomi_core::search::Budget;
@@ -208,65 +209,6 @@ impl Engine {
 fn reward_to_discs(v: f64) -> f32 {
     let v = v.clamp(-0.999_999, 0.999_999) as f32;
     (v.atanh() * REWARD_SCALE).clamp(-64.0, 64.0)
-}
-
-/// Reads a GGF game record (`(;GM[Othello]…BO[8 <64 squares> <side>]B[f5]W[d6]…;)`): the
-/// start position and the moves, applied in order.
-///
-/// # Errors
-/// A message naming the missing or malformed part or the illegal move.
-pub fn parse_ggf(text: &str) -> Result<(OthelloState, Vec<Move>), String> {
-    let bo = text
-        .find("BO[")
-        .ok_or("GGF record without a BO[...] board")?;
-    let rest = &text[bo + 3..];
-    let end = rest.find(']').ok_or("unterminated BO[")?;
-    let board = rest[..end].trim();
-    let board = board
-        .strip_prefix('8')
-        .ok_or("only 8x8 boards (BO[8 ...]) are supported")?;
-    let start: OthelloState = board.parse().map_err(|e| format!("GGF board: {e}"))?;
-    let mut state = start;
-    let mut moves = Vec::new();
-    let mut at = bo + 3 + end;
-    while let Some(i) = text[at..].find(['B', 'W']) {
-        let j = at + i;
-        at = j + 1;
-        let bytes = text.as_bytes();
-        // A move tag is B[ or W[ not preceded by a letter (BO[, TB[, … are other tags).
-        if bytes.get(j + 1) != Some(&b'[') || (j > 0 && bytes[j - 1].is_ascii_alphabetic()) {
-            continue;
-        }
-        let close = text[j..].find(']').ok_or("unterminated move tag")? + j;
-        let body = &text[j + 2..close];
-        let mv_text = body.split('/').next().unwrap_or("").trim();
-        let mv = if mv_text.eq_ignore_ascii_case("pa") {
-            Move::PASS
-        } else {
-            mv_text
-                .parse::<Move>()
-                .map_err(|e| format!("GGF move: {e}"))?
-        };
-        let who = if bytes[j] == b'B' {
-            Player(0)
-        } else {
-            Player(1)
-        };
-        if state.to_move() != who {
-            if state.legal() == 0 && !state.is_over() {
-                state.play_unchecked(Move::PASS);
-                moves.push(Move::PASS);
-            } else {
-                return Err(format!("GGF move {mv_text} by the side not to move"));
-            }
-        }
-        Othello
-            .play(&mut state, mv)
-            .map_err(|_| format!("GGF move {mv_text} is illegal"))?;
-        moves.push(mv);
-        at = close + 1;
-    }
-    Ok((start, moves))
 }
 
 fn nboard_move(mv: Move) -> String {

@@ -138,19 +138,10 @@ pub fn run(args: GgpArgs) -> anyhow::Result<()> {
     }
 }
 
-/// The most seconds a duration flag takes (about 11.6 days): more would overflow the
-/// deadlines computed from it.
-const MAX_SECONDS: f64 = 1e6;
-
-/// A duration flag's value, checked: finite, from 0 to [`MAX_SECONDS`].
+/// A duration flag's value in seconds, checked by the one rule every command uses
+/// ([`yomi_core::limits::seconds`]: finite, from 0 to 1e6 s, the value echoed as typed).
 fn seconds(name: &str, v: f64) -> anyhow::Result<f64> {
-    if v.is_finite() && (0.0..=MAX_SECONDS).contains(&v) {
-        Ok(v)
-    } else {
-        Err(usage(format!(
-            "{name} {v}: expected a number of seconds from 0 to {MAX_SECONDS}"
-        )))
-    }
+    crate::error::seconds_option(name, v, yomi_core::limits::Zero::Allowed).map(|d| d.as_secs_f64())
 }
 
 fn player(a: &PlayerArgs) -> anyhow::Result<()> {

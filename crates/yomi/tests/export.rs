@@ -38,13 +38,22 @@ fn records(path: &std::path::Path) -> Vec<serde_json::Value> {
 
 /// The stones of a colour (`'X'` or `'O'`) in a Go state notation, as GTP vertices sorted.
 fn stones(final_state: &str, colour: char) -> Vec<String> {
-    let rows: Vec<&str> = final_state.split_whitespace().next().unwrap().split('/').collect();
+    let rows: Vec<&str> = final_state
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .split('/')
+        .collect();
     let n = rows.len();
     let mut out = Vec::new();
     for (r, row) in rows.iter().enumerate() {
         for (x, c) in row.chars().enumerate() {
             if c == colour {
-                out.push(format!("{}{}", "ABCDEFGHJKLMNOPQRST".as_bytes()[x] as char, n - r));
+                out.push(format!(
+                    "{}{}",
+                    "ABCDEFGHJKLMNOPQRST".as_bytes()[x] as char,
+                    n - r
+                ));
             }
         }
     }
@@ -73,12 +82,17 @@ fn go_records_export_as_sgf_that_gnu_go_loads_to_the_same_final_position() {
         );
         // The winner of the result is the record's.
         let black_won = rec["returns"][0].as_f64().unwrap() > 0.0;
-        assert!(game.contains(if black_won { "RE[B+" } else { "RE[W+" }), "{game}");
+        assert!(
+            game.contains(if black_won { "RE[B+" } else { "RE[W+" }),
+            "{game}"
+        );
     }
 
     let gnugo = "/usr/games/gnugo";
     if !std::path::Path::new(gnugo).exists() {
-        eprintln!("NOTICE: {gnugo} not found, skipping GNU Go's loadsgf check (apt-get install gnugo)");
+        eprintln!(
+            "NOTICE: {gnugo} not found, skipping GNU Go's loadsgf check (apt-get install gnugo)"
+        );
         return;
     }
     for (i, (game, rec)) in games.iter().zip(&recs).enumerate() {

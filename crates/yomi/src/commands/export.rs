@@ -10,11 +10,11 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use crate::games::{GameChoice, GameCommand};
 use anyhow::{bail, Context};
 use yomi_core::arena::{read_records, setup_fingerprint, GameRecord, SeatResult, Termination};
 use yomi_core::registry::AgentRegistry;
 use yomi_core::{Game, Turn};
-use crate::games::{GameChoice, GameCommand};
 use yomi_go::sgf::SgfGame;
 use yomi_go::{Color, GoGame, Vertex};
 use yomi_othello::ggf::{to_ggf, GgfEnd};
@@ -26,8 +26,9 @@ use crate::cli::{ExportArgs, ExportFormat};
 pub fn run(args: ExportArgs) -> anyhow::Result<()> {
     let text = export_file(&args.file, args.format)?;
     match &args.out {
-        Some(out) => std::fs::write(out, &text)
-            .with_context(|| format!("cannot write {}", out.display()))?,
+        Some(out) => {
+            std::fs::write(out, &text).with_context(|| format!("cannot write {}", out.display()))?
+        }
         None => super::emit(&text)?,
     }
     Ok(())
