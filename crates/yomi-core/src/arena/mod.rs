@@ -5,10 +5,15 @@
 //!   the turn limit, moves in notation, timing per seat.
 //! - [`round_robin`]: [`RoundRobin`], the configuration of a match (a round robin of two)
 //!   or a round robin; its schedule (colors alternate, seats rotate, seeds derive from
-//!   the match seed and a stable game index); [`RoundRobin::run`] plays the games in
-//!   parallel with a progress bar and returns a [`TournamentResult`].
+//!   the match seed and a stable game index); one scheduled game played, and the
+//!   [`TournamentResult`].
 //! - [`chunks`]: a round robin run in chunks elsewhere (other processes or machines) with
 //!   one [`Journal`] writing the records file; the same seed gives the same records.
+//! - `run`: [`RoundRobin::run`] plays the games in parallel on this machine through a
+//!   [`Journal`], with a progress bar, and returns a [`TournamentResult`].
+//!
+//! Dependencies go one way: `run` uses `chunks`, which uses `round_robin`; `records`
+//! uses `play`; `stats` uses `records`; `play`, `records` and `stats` use `seat`.
 //! - [`records`]: [`GameRecord`] and the JSONL records file ([`RecordLog`]): one line per
 //!   finished game, flushed at once; an interrupted run resumes from it.
 //! - [`seat`]: [`SeatResult`], the win, draw or loss of each seat from the rewards
@@ -45,6 +50,7 @@ pub mod chunks;
 pub mod play;
 pub mod records;
 pub mod round_robin;
+mod run;
 pub mod seat;
 pub mod stats;
 mod table;
