@@ -63,10 +63,12 @@
 //! - running: making states, legal moves, the mover, `step` (plain, programs or
 //!   incremental), the move phase, goals and rewards, and the self-check
 //!   [`Reasoner::derived_values_consistent`]: `run`;
-//! - the lazy fallback for games too large to ground: `crate::lazy`.
+//! - running states on the lazy fallback, for games too large to ground (state layout,
+//!   evaluation, steps): `fallback`, over the evaluator and term tables of `crate::lazy`.
 //!
 //! Dependencies go one way: `compile` uses `run` (sampled games order the literals and
-//! choose the evaluator); `run` uses nothing from `compile`.
+//! choose the evaluator); `run` uses nothing from `compile`; `run` and `compile` call
+//! `fallback`, which uses `crate::lazy`, which uses nothing from the reasoner.
 //!
 //! # Threads
 //! A compiled [`Reasoner`] is immutable while it plays: every play-time method takes
@@ -76,6 +78,7 @@
 //! `Mutex`. Compiling and [`Reasoner::set_incremental`] take `&mut self`, before sharing.
 
 mod compile;
+mod fallback;
 mod run;
 
 use std::collections::HashMap;
