@@ -41,6 +41,7 @@
 pub mod agents;
 pub mod error;
 pub mod estimate;
+mod game;
 pub mod notation;
 pub mod protocol;
 pub mod rules;

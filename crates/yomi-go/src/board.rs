@@ -38,12 +38,9 @@
 //! for suicides).
 
 use crate::vertex::{Color, Vertex};
+pub use crate::vertex::{MAX_SIZE, MIN_SIZE};
 use yomi_core::bits::{pdep, pext};
 
-/// The largest board size.
-pub const MAX_SIZE: usize = 19;
-/// The smallest board size.
-pub const MIN_SIZE: usize = 2;
 /// Width of the padded array for the largest board.
 pub(crate) const MAX_W: usize = MAX_SIZE + 2;
 /// Entries of every per-point array: a power of two above `MAX_W²` (441), so that indices

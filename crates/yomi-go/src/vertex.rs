@@ -5,8 +5,13 @@ use std::fmt;
 
 use yomi_core::Player;
 
-use crate::board::MAX_SIZE;
 use crate::error::VertexError;
+
+/// The largest board size (one GTP column letter each, [`COLUMNS`]). Defined here, the
+/// bottom of the crate, and re-exported by [`crate::board`].
+pub const MAX_SIZE: usize = 19;
+/// The smallest board size.
+pub const MIN_SIZE: usize = 2;
 
 /// Column letters of GTP coordinates (no `I`).
 pub const COLUMNS: &[u8; 19] = b"ABCDEFGHJKLMNOPQRST";

@@ -35,9 +35,7 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use yomi_core::{
-    ActionSpace, Game, GameFacts, NotationError, Player, Rewards, TensorGame, TensorShape, Turn,
-};
+use yomi_core::{ActionSpace, Player, TensorGame, TensorShape};
 
 use crate::map::{MapError, TbsMap, MAX_UNITS};
 use crate::rules::{Terrain, UnitKind, IMPASSABLE, MOVE_COST};
@@ -211,6 +209,16 @@ impl Tubstap {
     /// The map's side-turn limit.
     pub fn turn_limit(&self) -> u32 {
         self.inner.map.turn_limit
+    }
+
+    /// The initial state (the map's placement).
+    pub(crate) fn initial(&self) -> &TbsState {
+        &self.inner.initial
+    }
+
+    /// The most moves a game can last (`GameFacts::max_turns`).
+    pub(crate) fn max_turns(&self) -> usize {
+        self.inner.max_turns
     }
 
     #[inline]
@@ -462,7 +470,7 @@ impl Tubstap {
     }
 
     /// Applies a unit action without checking it.
-    fn act(&self, state: &mut TbsState, a: &UnitAction) {
+    pub(crate) fn act(&self, state: &mut TbsState, a: &UnitAction) {
         let id = a.unit as usize;
         if let Some(t) = a.target {
             let (dealt, back) = self.preview(state, a);
@@ -490,7 +498,7 @@ impl Tubstap {
 
     /// Ends the turn when the mover has no unit left to act; repeats for a side that starts
     /// its turn with nothing to act.
-    fn settle(&self, state: &mut TbsState) {
+    pub(crate) fn settle(&self, state: &mut TbsState) {
         loop {
             if self.over(state) || self.ready_units(state).next().is_some() {
                 return;
@@ -499,7 +507,7 @@ impl Tubstap {
         }
     }
 
-    fn finish_turn(&self, state: &mut TbsState) {
+    pub(crate) fn finish_turn(&self, state: &mut TbsState) {
         let mover = state.mover;
         for i in 0..self.inner.n {
             if self.inner.teams[i] == mover && state.units[i].hp > 0 {
@@ -598,87 +606,6 @@ pub fn team_name(team: u8) -> &'static str {
         "red"
     } else {
         "blue"
-    }
-}
-
-impl Game for Tubstap {
-    type State = TbsState;
-    type Move = TbsMove;
-
-    fn facts(&self) -> GameFacts {
-        GameFacts::two_player_zero_sum(&self.inner.name, ["red", "blue"], self.inner.max_turns)
-    }
-
-    fn initial_state(&self) -> TbsState {
-        self.inner.initial.clone()
-    }
-
-    #[inline]
-    fn turn(&self, state: &TbsState) -> Turn {
-        if self.over(state) {
-            Turn::Terminal
-        } else {
-            Turn::Player(Player(state.mover))
-        }
-    }
-
-    fn legal_moves(&self, state: &TbsState, out: &mut Vec<TbsMove>) {
-        out.clear();
-        if self.over(state) {
-            return;
-        }
-        let occ = self.occupancy(state);
-        for id in 0..self.inner.n {
-            let u = &state.units[id];
-            if u.hp > 0 && !u.finished && self.inner.teams[id] == state.mover {
-                self.for_each_action(state, &occ, id, true, |a| out.push(TbsMove::Act(a)));
-            }
-        }
-        out.push(TbsMove::EndTurn);
-    }
-
-    #[inline]
-    fn apply(&self, state: &mut TbsState, mv: TbsMove) {
-        match mv {
-            TbsMove::Act(a) => self.act(state, &a),
-            TbsMove::EndTurn => {
-                if !self.over(state) {
-                    self.finish_turn(state);
-                }
-            }
-        }
-        self.settle(state);
-    }
-
-    fn returns(&self, state: &TbsState) -> Rewards {
-        if !self.over(state) {
-            return Rewards::zero_sum(0.0);
-        }
-        match self.winner(state) {
-            Some(0) => Rewards::zero_sum(1.0),
-            Some(_) => Rewards::zero_sum(-1.0),
-            None => Rewards::zero_sum(0.0),
-        }
-    }
-
-    fn format_move(&self, _state: &TbsState, mv: TbsMove) -> String {
-        crate::notation::format_move(&mv)
-    }
-
-    fn parse_move(&self, state: &TbsState, text: &str) -> Result<TbsMove, NotationError> {
-        crate::notation::parse_move(self, state, text)
-    }
-
-    fn format_state(&self, state: &TbsState) -> String {
-        crate::notation::format_state(self, state)
-    }
-
-    fn parse_state(&self, text: &str) -> Result<TbsState, NotationError> {
-        crate::notation::parse_state(self, text)
-    }
-
-    fn render(&self, state: &TbsState) -> String {
-        crate::notation::render(self, state)
     }
 }
 

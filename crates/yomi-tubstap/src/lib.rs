@@ -27,6 +27,7 @@ pub mod client;
 pub mod eval;
 pub mod experiment;
 pub mod game;
+mod game_impl;
 pub mod map;
 pub mod maps;
 pub mod notation;

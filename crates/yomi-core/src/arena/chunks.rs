@@ -43,81 +43,14 @@ use std::path::PathBuf;
 
 use rayon::prelude::*;
 
-use super::records::{setup_fingerprint, GameRecord};
-use super::round_robin::{check_record, play_scheduled, DEFAULT_TURN_LIMIT};
-use super::{ArenaError, RoundRobin, ScheduledGame, TournamentResult};
-use crate::entrant::Entrant;
+use super::records::GameRecord;
+use super::round_robin::{check_record, play_scheduled, Prepared};
+use super::{ArenaError, RoundRobin, TournamentResult};
 use crate::game::Game;
 use crate::journal::Journal as RecordJournal;
 use crate::registry::AgentRegistry;
 
-/// What every game of a configuration shares: the checked entrants and the game's
-/// identity.
-#[derive(Clone, Debug)]
-pub(super) struct Prepared {
-    /// The entrants, labelled.
-    pub(super) entrants: Vec<Entrant>,
-    /// Each entrant's label.
-    pub(super) labels: Vec<String>,
-    /// Each entrant's spec in canonical form.
-    pub(super) specs: Vec<String>,
-    /// The game's short name.
-    pub(super) game: String,
-    /// The fingerprint of the game's variant.
-    pub(super) setup: String,
-    pub(super) turn_limit: usize,
-    pub(super) players: usize,
-    /// The pairings' entrant indices.
-    pub(super) groups: Vec<Vec<usize>>,
-    /// Games in the schedule.
-    pub(super) total: usize,
-}
-
 impl RoundRobin {
-    /// Checks the configuration against `game` (numbers, specs that build) and works out
-    /// what every game of it shares.
-    fn prepare<G: Game>(
-        &self,
-        game: &G,
-        registry: &AgentRegistry<G>,
-    ) -> Result<Prepared, ArenaError> {
-        self.check_numbers()?;
-        let entrants = self.entrants()?;
-        let specs: Vec<String> = entrants.iter().map(Entrant::spec_text).collect();
-        for spec in &specs {
-            registry
-                .validate(game, spec)
-                .map_err(|source| ArenaError::Spec {
-                    spec: spec.clone(),
-                    source,
-                })?;
-        }
-        let facts = game.facts();
-        let turn_limit = self
-            .turn_limit
-            .or(facts.max_turns)
-            .unwrap_or(DEFAULT_TURN_LIMIT);
-        let groups = self.groups(facts.players);
-        let total = groups.len().checked_mul(self.games).ok_or_else(|| {
-            ArenaError::Config(format!(
-                "{} pairings x {} games is too many games",
-                groups.len(),
-                self.games
-            ))
-        })?;
-        Ok(Prepared {
-            labels: entrants.iter().map(|e| e.label.clone()).collect(),
-            entrants,
-            specs,
-            game: facts.name,
-            setup: setup_fingerprint(&game.format_state(&game.initial_state())),
-            turn_limit,
-            players: facts.players,
-            groups,
-            total,
-        })
-    }
-
     /// Plays the games at the schedule positions `positions` (see the [module
     /// documentation](self)) and returns their records in the order given; writes no file.
     /// Games run on [`RoundRobin::threads`] threads.
@@ -175,14 +108,6 @@ impl RoundRobin {
             played: 0,
             duplicates: 0,
         })
-    }
-}
-
-impl Prepared {
-    /// The game at schedule position `k`.
-    pub(super) fn game_at(&self, config: &RoundRobin, k: usize) -> ScheduledGame {
-        let (pairing, index) = (k / config.games, k % config.games);
-        config.scheduled(pairing, index, &self.groups[pairing], self.players)
     }
 }
 

@@ -5,12 +5,19 @@
 //!   the turn limit, moves in notation, timing per seat.
 //! - [`round_robin`]: [`RoundRobin`], the configuration of a match (a round robin of two)
 //!   or a round robin; its schedule (colors alternate, seats rotate, seeds derive from
-//!   the match seed and a stable game index); [`RoundRobin::run`] plays the games in
-//!   parallel with a progress bar and returns a [`TournamentResult`].
+//!   the match seed and a stable game index); one scheduled game played, and the
+//!   [`TournamentResult`].
 //! - [`chunks`]: a round robin run in chunks elsewhere (other processes or machines) with
 //!   one [`Journal`] writing the records file; the same seed gives the same records.
+//! - `run`: [`RoundRobin::run`] plays the games in parallel on this machine through a
+//!   [`Journal`], with a progress bar, and returns a [`TournamentResult`].
+//!
+//! Dependencies go one way: `run` uses `chunks`, which uses `round_robin`; `records`
+//! uses `play`; `stats` uses `records`; `play`, `records` and `stats` use `seat`.
 //! - [`records`]: [`GameRecord`] and the JSONL records file ([`RecordLog`]): one line per
 //!   finished game, flushed at once; an interrupted run resumes from it.
+//! - [`seat`]: [`SeatResult`], the win, draw or loss of each seat from the rewards
+//!   ([`seat_results`]); used by `play`, `records` and `stats`, and using none of them.
 //! - [`stats`]: wins/draws/losses, score rates with Wilson intervals, Elo differences,
 //!   [`Standings`] and a [`CrossTable`], rendered as text or Markdown ([`TableFormat`]).
 //!
@@ -43,6 +50,8 @@ pub mod chunks;
 pub mod play;
 pub mod records;
 pub mod round_robin;
+mod run;
+pub mod seat;
 pub mod stats;
 mod table;
 
@@ -54,9 +63,10 @@ pub use records::{read_records, setup_fingerprint, GameRecord, RecordLog, RECORD
 pub use round_robin::{
     RoundRobin, ScheduledGame, TournamentResult, DEFAULT_GAMES, DEFAULT_TURN_LIMIT,
 };
+pub use seat::{seat_results, SeatResult};
 pub use stats::{
-    elo_estimate, elo_from_score, score_estimate, seat_results, wilson_interval, CrossTable,
-    Estimate, SeatResult, Standing, Standings, Wdl, ELO_LIMIT, Z_95,
+    elo_estimate, elo_from_score, score_estimate, wilson_interval, CrossTable, Estimate, Standing,
+    Standings, Wdl, ELO_LIMIT, Z_95,
 };
 pub use table::TableFormat;
 

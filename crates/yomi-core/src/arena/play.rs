@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::stats::{seat_results, SeatResult};
+use super::seat::{seat_results, SeatResult};
 use super::ArenaError;
 use crate::agent::{seat_view, Agent, Played};
 use crate::game::{Game, GameFacts, Turn, Utility};

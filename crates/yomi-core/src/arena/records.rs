@@ -18,7 +18,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::play::{PlayedGame, Termination};
-use super::stats::SeatResult;
+use super::seat::SeatResult;
 use super::ArenaError;
 use crate::journal::{self, JournalEntry, JournalError, JournalFile};
 

@@ -1,19 +1,15 @@
-//! Matches and round robins: the configuration, the schedule of games, running them in
-//! parallel with resumable records, and the result.
+//! Matches and round robins: the configuration, the schedule of games, what every game of
+//! a configuration shares (`Prepared`), playing one scheduled game and checking a record
+//! against the schedule, and the result. Playing the whole schedule is in `run` (through
+//! the journal of [`chunks`](super::chunks)); this module uses neither.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::chunks::Prepared;
 use super::play::play_game;
-use super::records::GameRecord;
-use super::stats::{CrossTable, Standings, Wdl};
+use super::records::{setup_fingerprint, GameRecord};
+use super::stats::{CrossTable, Standings};
 use super::table::TableFormat;
 use super::ArenaError;
 use crate::entrant::Entrant;
@@ -260,72 +256,81 @@ impl RoundRobin {
         }
         out
     }
+}
 
-    /// Plays every scheduled game not already in the records file and returns all results.
-    ///
-    /// Before any game is played, every spec is built once (so a typo fails at once) and an
-    /// existing records file is opened through the run's [`Journal`]
-    /// ([`RoundRobin::journal`]): its complete records must belong to this configuration
-    /// (same game and variant, same entrants in the same seats, same seeds, same turn
-    /// limit, scheduled indices); they are kept and not replayed. A partial last line is
-    /// cut off. Each game played is appended to the file as soon as it ends.
-    ///
-    /// # Errors
-    /// [`ArenaError::Spec`] for a spec that does not build; [`ArenaError::Entrant`] for an
-    /// empty agent list, an entrant that does not parse or a label given twice;
-    /// [`ArenaError::Config`] for a thread pool that cannot start;
-    /// [`ArenaError::Mismatch`] when the records file belongs to another configuration;
-    /// [`ArenaError::Io`] / [`ArenaError::BadRecord`] for file trouble. Games finished
-    /// before an error stay in the file.
-    pub fn run<G: Game>(
+/// What every game of a configuration shares: the checked entrants and the game's
+/// identity.
+#[derive(Clone, Debug)]
+pub(super) struct Prepared {
+    /// The entrants, labelled.
+    pub(super) entrants: Vec<Entrant>,
+    /// Each entrant's label.
+    pub(super) labels: Vec<String>,
+    /// Each entrant's spec in canonical form.
+    pub(super) specs: Vec<String>,
+    /// The game's short name.
+    pub(super) game: String,
+    /// The fingerprint of the game's variant.
+    pub(super) setup: String,
+    pub(super) turn_limit: usize,
+    pub(super) players: usize,
+    /// The pairings' entrant indices.
+    pub(super) groups: Vec<Vec<usize>>,
+    /// Games in the schedule.
+    pub(super) total: usize,
+}
+
+impl RoundRobin {
+    /// Checks the configuration against `game` (numbers, specs that build) and works out
+    /// what every game of it shares.
+    pub(super) fn prepare<G: Game>(
         &self,
         game: &G,
         registry: &AgentRegistry<G>,
-    ) -> Result<TournamentResult, ArenaError> {
-        let journal = self.journal(game, registry)?;
-        let due = journal.due();
-        let prepared = &journal.prepared().clone();
-        let interactive = prepared
-            .entrants
-            .iter()
-            .any(|e| registry.is_interactive(&e.spec.name));
-        let progress = Progress::new(
-            journal.total(),
-            journal.recorded(),
-            self.quiet || interactive,
-            &prepared.labels,
-            journal.records(),
-        );
-        let journal = Mutex::new(journal);
-        let play_one = |k: &usize| -> Result<(), ArenaError> {
-            let record = play_scheduled(game, registry, prepared, &prepared.game_at(self, *k))?;
-            progress.finished(&record);
-            journal
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .add(vec![record])?;
-            Ok(())
-        };
-        let threads = if interactive {
-            1
-        } else {
-            self.threads.unwrap_or(0)
-        };
-        let played: Result<(), ArenaError> = if threads == 1 {
-            due.iter().try_for_each(play_one)
-        } else {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .map_err(|e| ArenaError::Config(format!("cannot start the thread pool: {e}")))?;
-            pool.install(|| due.par_iter().try_for_each(play_one))
-        };
-        progress.finish();
-        played?;
-        Ok(journal
-            .into_inner()
-            .unwrap_or_else(|p| p.into_inner())
-            .result())
+    ) -> Result<Prepared, ArenaError> {
+        self.check_numbers()?;
+        let entrants = self.entrants()?;
+        let specs: Vec<String> = entrants.iter().map(Entrant::spec_text).collect();
+        for spec in &specs {
+            registry
+                .validate(game, spec)
+                .map_err(|source| ArenaError::Spec {
+                    spec: spec.clone(),
+                    source,
+                })?;
+        }
+        let facts = game.facts();
+        let turn_limit = self
+            .turn_limit
+            .or(facts.max_turns)
+            .unwrap_or(DEFAULT_TURN_LIMIT);
+        let groups = self.groups(facts.players);
+        let total = groups.len().checked_mul(self.games).ok_or_else(|| {
+            ArenaError::Config(format!(
+                "{} pairings x {} games is too many games",
+                groups.len(),
+                self.games
+            ))
+        })?;
+        Ok(Prepared {
+            labels: entrants.iter().map(|e| e.label.clone()).collect(),
+            entrants,
+            specs,
+            game: facts.name,
+            setup: setup_fingerprint(&game.format_state(&game.initial_state())),
+            turn_limit,
+            players: facts.players,
+            groups,
+            total,
+        })
+    }
+}
+
+impl Prepared {
+    /// The game at schedule position `k`.
+    pub(super) fn game_at(&self, config: &RoundRobin, k: usize) -> ScheduledGame {
+        let (pairing, index) = (k / config.games, k % config.games);
+        config.scheduled(pairing, index, &self.groups[pairing], self.players)
     }
 }
 
@@ -464,87 +469,6 @@ pub(super) fn check_record(
         )));
     }
     Ok(())
-}
-
-/// The progress bar of a run, and a running score for matches.
-struct Progress {
-    bar: ProgressBar,
-    agents: Vec<String>,
-    tally: Mutex<Vec<Wdl>>,
-}
-
-impl Progress {
-    fn new<'a>(
-        total: usize,
-        done: usize,
-        hidden: bool,
-        agents: &[String],
-        finished: impl Iterator<Item = &'a GameRecord>,
-    ) -> Self {
-        let bar = if hidden || !std::io::stderr().is_terminal() {
-            ProgressBar::hidden()
-        } else {
-            let bar =
-                ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
-            let style = ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:30}] {pos}/{len} games, ETA {eta}  {wide_msg}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> ");
-            bar.set_style(style);
-            bar.enable_steady_tick(Duration::from_millis(500));
-            bar
-        };
-        bar.set_position(done as u64);
-        bar.reset_eta();
-        let p = Progress {
-            bar,
-            agents: agents.to_vec(),
-            tally: Mutex::new(vec![Wdl::default(); agents.len()]),
-        };
-        for r in finished {
-            p.count(r);
-        }
-        p.update_message();
-        p
-    }
-
-    fn count(&self, r: &GameRecord) {
-        let mut tally = self.tally.lock().unwrap_or_else(|p| p.into_inner());
-        for (seat, spec) in r.seats.iter().enumerate() {
-            if let (Some(i), Some(&res)) = (
-                self.agents.iter().position(|a| a == spec),
-                r.results.get(seat),
-            ) {
-                tally[i].add(res);
-            }
-        }
-    }
-
-    fn update_message(&self) {
-        if self.agents.len() != 2 || self.bar.is_hidden() {
-            return;
-        }
-        let tally = self.tally.lock().unwrap_or_else(|p| p.into_inner());
-        let s = tally[0].score();
-        self.bar.set_message(format!(
-            "{} {:.1}/{} ({:.1}%)",
-            self.agents[0],
-            tally[0].points(),
-            tally[0].games(),
-            100.0 * s.value,
-        ));
-    }
-
-    fn finished(&self, r: &GameRecord) {
-        self.count(r);
-        self.bar.inc(1);
-        self.update_message();
-    }
-
-    fn finish(&self) {
-        self.bar.finish_and_clear();
-    }
 }
 
 /// The records and statistics of a run.

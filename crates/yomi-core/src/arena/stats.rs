@@ -18,6 +18,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::records::GameRecord;
+pub use super::seat::{seat_results, SeatResult};
 use super::table::{Align, Table, TableFormat};
 
 /// The two-sided 95 % normal quantile, `Φ⁻¹(0.975)`.
@@ -27,48 +28,6 @@ pub const Z_95: f64 = 1.959_963_984_540_054;
 /// lost or won) has an infinite Elo difference; beyond ±1000 (a score above 99.68 %) the
 /// number only says "much stronger" anyway.
 pub const ELO_LIMIT: f64 = 1000.0;
-
-/// How one seat did in one game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SeatResult {
-    /// The seat's reward is greater than every other seat's.
-    Win,
-    /// The seat shares the greatest reward with at least one other seat.
-    Draw,
-    /// Another seat has a greater reward.
-    Loss,
-}
-
-impl SeatResult {
-    /// The points of this result: 1 for a win, ½ for a draw, 0 for a loss.
-    pub fn points(self) -> f64 {
-        match self {
-            SeatResult::Win => 1.0,
-            SeatResult::Draw => 0.5,
-            SeatResult::Loss => 0.0,
-        }
-    }
-}
-
-/// The result of every seat from the seats' rewards.
-///
-/// A seat wins when its reward is strictly greater than every other seat's, draws when it
-/// ties for the greatest reward, and loses otherwise. For two players this is the usual
-/// rule: a win when the reward is greater than the opponent's, a draw when equal. A
-/// one-player game is always a win (look at the mean return instead).
-pub fn seat_results(returns: &[f64]) -> Vec<SeatResult> {
-    let best = returns.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let at_best = returns.iter().filter(|&&r| r == best).count();
-    returns
-        .iter()
-        .map(|&r| match (r == best, at_best) {
-            (true, 1) => SeatResult::Win,
-            (true, _) => SeatResult::Draw,
-            (false, _) => SeatResult::Loss,
-        })
-        .collect()
-}
 
 /// Counts of wins, draws and losses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -516,17 +475,5 @@ mod tests {
         assert!(close(elo_from_score(0.25), -190.848, 1e-3));
         // 0.999: −400·log10(0.001001) = 1199.8 → clamped.
         assert_eq!(elo_from_score(0.999), ELO_LIMIT);
-    }
-
-    #[test]
-    fn seat_results_follow_rewards() {
-        use SeatResult::*;
-        assert_eq!(seat_results(&[1.0, -1.0]), vec![Win, Loss]);
-        assert_eq!(seat_results(&[0.0, 0.0]), vec![Draw, Draw]);
-        assert_eq!(seat_results(&[3.0, 5.0]), vec![Loss, Win]);
-        assert_eq!(seat_results(&[2.0, 2.0, 1.0]), vec![Draw, Draw, Loss]);
-        assert_eq!(seat_results(&[0.0, 1.0, 0.5]), vec![Loss, Win, Loss]);
-        assert_eq!(seat_results(&[0.3]), vec![Win]);
-        assert!(seat_results(&[]).is_empty());
     }
 }

@@ -1,0 +1,171 @@
+//! Playing a whole round robin on this machine ([`RoundRobin::run`]): the games not yet
+//! in the records file, in parallel, through the run's [`Journal`](super::Journal), with a
+//! progress bar and a running score for matches.
+//!
+//! The top of the arena's run path: it uses [`round_robin`](super::round_robin) (the
+//! configuration, the schedule, one scheduled game) and [`chunks`](super::chunks) (the
+//! journal of the records file); neither uses it.
+
+use std::io::IsTerminal;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+
+use super::records::GameRecord;
+use super::round_robin::{play_scheduled, RoundRobin, TournamentResult};
+use super::stats::Wdl;
+use super::ArenaError;
+use crate::game::Game;
+use crate::registry::AgentRegistry;
+
+impl RoundRobin {
+    /// Plays every scheduled game not already in the records file and returns all results.
+    ///
+    /// Before any game is played, every spec is built once (so a typo fails at once) and an
+    /// existing records file is opened through the run's [`Journal`](super::Journal)
+    /// ([`RoundRobin::journal`]): its complete records must belong to this configuration
+    /// (same game and variant, same entrants in the same seats, same seeds, same turn
+    /// limit, scheduled indices); they are kept and not replayed. A partial last line is
+    /// cut off. Each game played is appended to the file as soon as it ends.
+    ///
+    /// # Errors
+    /// [`ArenaError::Spec`] for a spec that does not build; [`ArenaError::Entrant`] for an
+    /// empty agent list, an entrant that does not parse or a label given twice;
+    /// [`ArenaError::Config`] for a thread pool that cannot start;
+    /// [`ArenaError::Mismatch`] when the records file belongs to another configuration;
+    /// [`ArenaError::Io`] / [`ArenaError::BadRecord`] for file trouble. Games finished
+    /// before an error stay in the file.
+    pub fn run<G: Game>(
+        &self,
+        game: &G,
+        registry: &AgentRegistry<G>,
+    ) -> Result<TournamentResult, ArenaError> {
+        let journal = self.journal(game, registry)?;
+        let due = journal.due();
+        let prepared = &journal.prepared().clone();
+        let interactive = prepared
+            .entrants
+            .iter()
+            .any(|e| registry.is_interactive(&e.spec.name));
+        let progress = Progress::new(
+            journal.total(),
+            journal.recorded(),
+            self.quiet || interactive,
+            &prepared.labels,
+            journal.records(),
+        );
+        let journal = Mutex::new(journal);
+        let play_one = |k: &usize| -> Result<(), ArenaError> {
+            let record = play_scheduled(game, registry, prepared, &prepared.game_at(self, *k))?;
+            progress.finished(&record);
+            journal
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .add(vec![record])?;
+            Ok(())
+        };
+        let threads = if interactive {
+            1
+        } else {
+            self.threads.unwrap_or(0)
+        };
+        let played: Result<(), ArenaError> = if threads == 1 {
+            due.iter().try_for_each(play_one)
+        } else {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| ArenaError::Config(format!("cannot start the thread pool: {e}")))?;
+            pool.install(|| due.par_iter().try_for_each(play_one))
+        };
+        progress.finish();
+        played?;
+        Ok(journal
+            .into_inner()
+            .unwrap_or_else(|p| p.into_inner())
+            .result())
+    }
+}
+
+/// The progress bar of a run, and a running score for matches.
+struct Progress {
+    bar: ProgressBar,
+    agents: Vec<String>,
+    tally: Mutex<Vec<Wdl>>,
+}
+
+impl Progress {
+    fn new<'a>(
+        total: usize,
+        done: usize,
+        hidden: bool,
+        agents: &[String],
+        finished: impl Iterator<Item = &'a GameRecord>,
+    ) -> Self {
+        let bar = if hidden || !std::io::stderr().is_terminal() {
+            ProgressBar::hidden()
+        } else {
+            let bar =
+                ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+            let style = ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:30}] {pos}/{len} games, ETA {eta}  {wide_msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> ");
+            bar.set_style(style);
+            bar.enable_steady_tick(Duration::from_millis(500));
+            bar
+        };
+        bar.set_position(done as u64);
+        bar.reset_eta();
+        let p = Progress {
+            bar,
+            agents: agents.to_vec(),
+            tally: Mutex::new(vec![Wdl::default(); agents.len()]),
+        };
+        for r in finished {
+            p.count(r);
+        }
+        p.update_message();
+        p
+    }
+
+    fn count(&self, r: &GameRecord) {
+        let mut tally = self.tally.lock().unwrap_or_else(|p| p.into_inner());
+        for (seat, spec) in r.seats.iter().enumerate() {
+            if let (Some(i), Some(&res)) = (
+                self.agents.iter().position(|a| a == spec),
+                r.results.get(seat),
+            ) {
+                tally[i].add(res);
+            }
+        }
+    }
+
+    fn update_message(&self) {
+        if self.agents.len() != 2 || self.bar.is_hidden() {
+            return;
+        }
+        let tally = self.tally.lock().unwrap_or_else(|p| p.into_inner());
+        let s = tally[0].score();
+        self.bar.set_message(format!(
+            "{} {:.1}/{} ({:.1}%)",
+            self.agents[0],
+            tally[0].points(),
+            tally[0].games(),
+            100.0 * s.value,
+        ));
+    }
+
+    fn finished(&self, r: &GameRecord) {
+        self.count(r);
+        self.bar.inc(1);
+        self.update_message();
+    }
+
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}

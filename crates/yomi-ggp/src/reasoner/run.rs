@@ -1,0 +1,738 @@
+//! Running the compiled rules at play time: making states (initial, from base
+//! propositions), legal moves and the mover, `step` with whichever evaluator compiling
+//! chose (plain phases, switch programs or incremental propagation), the move phase with
+//! its `does` index, goals and rewards, and the self-check
+//! [`Reasoner::derived_values_consistent`].
+//!
+//! Every method here takes `&self` and writes only the [`GdlState`] it is given, so any
+//! number of threads may run one reasoner at once.
+
+use super::{
+    get, holds, put, GdlState, Program, Reasoner, CYCLE, NONE, OP_GUARD, OP_PRESET, OP_SLOT,
+    PRESET, TURN_SIMULTANEOUS, TURN_TERMINAL,
+};
+
+/// Writes the constant words of a program.
+#[inline(always)]
+fn put_consts(bits: &mut [u64], consts: &[(u32, u64, u64)]) {
+    for &(w, m, v) in consts {
+        let x = &mut bits[w as usize];
+        *x = (*x & !m) | v;
+    }
+}
+
+/// Runs the ops of a program (see `Programs`). The program's constant words have cleared
+/// its heads already, so a head is written only when one of its conjunctions holds.
+#[inline]
+fn exec(ops: &[u32], bits: &mut [u64]) {
+    let mut i = 0;
+    while i < ops.len() {
+        let hdr = ops[i];
+        let end = i + (hdr >> 3) as usize;
+        if hdr & OP_GUARD != 0 {
+            // The block's heads all need the literal: without it they stay false.
+            i = if holds(bits, ops[i + 1]) { i + 2 } else { end };
+            continue;
+        }
+        let p = ops[i + 1];
+        let slot = ops[i + 2];
+        let mut j = i + 2 + (hdr & OP_SLOT) as usize;
+        i = end;
+        if hdr & OP_PRESET != 0 && get(bits, p) {
+            continue;
+        }
+        while j < end {
+            let n = ops[j] as usize;
+            if ops[j + 1..j + 1 + n].iter().all(|&l| holds(bits, l)) {
+                bits[(p >> 6) as usize] |= 1 << (p & 63);
+                if hdr & OP_SLOT != 0 {
+                    bits[(slot >> 6) as usize] |= 1 << (slot & 63);
+                }
+                break;
+            }
+            j += 1 + n;
+        }
+    }
+}
+
+/// The mask of bits `lo..hi` of word `w` (bit numbers counted over all words).
+#[inline(always)]
+fn word_mask(w: usize, lo: usize, hi: usize) -> u64 {
+    let base = w * 64;
+    let a = lo.max(base) - base;
+    let b = hi.min(base + 64).saturating_sub(base);
+    if a >= 64 {
+        return 0;
+    }
+    let high = if b == 64 { !0u64 } else { (1u64 << b) - 1 };
+    high & !((1u64 << a) - 1)
+}
+
+/// Whether any of bits `lo..hi` is set.
+#[inline(always)]
+fn any_in(bits: &[u64], lo: usize, hi: usize) -> bool {
+    (lo / 64..hi.div_ceil(64)).any(|w| bits[w] & word_mask(w, lo, hi) != 0)
+}
+
+impl Reasoner {
+    /// The program for the switch values of `bits`.
+    #[inline(always)]
+    fn program(&self, bits: &[u64]) -> &Program {
+        let mut key = 0;
+        for (i, &b) in self.progs.switch.iter().enumerate() {
+            key |= (get(bits, b) as usize) << i;
+        }
+        &self.progs.progs[key]
+    }
+
+    /// Pushes the new value `v` of proposition `p` to the conjunctions that read it: a
+    /// literal that became false clears its conjunction at once (marking the head when the
+    /// conjunction held); one that became true marks its conjunction for evaluation.
+    #[inline(always)]
+    fn mark_readers(&self, bits: &mut [u64], p: u32, v: bool) {
+        let inc = &self.inc;
+        let (s, e) = inc.fan[p as usize];
+        for &f in &inc.fan_list[s as usize..e as usize] {
+            let c = f >> 1;
+            let h = inc.conj[c as usize].0;
+            if v ^ (f & 1 == 1) {
+                bits[inc.dirty_conj + (c >> 6) as usize] |= 1 << (c & 63);
+            } else {
+                let cw = &mut bits[inc.conj_bit / 64 + (c >> 6) as usize];
+                let m = 1u64 << (c & 63);
+                if *cw & m == 0 {
+                    continue;
+                }
+                *cw &= !m;
+            }
+            bits[inc.dirty_heads + (h >> 6) as usize] |= 1 << (h & 63);
+        }
+    }
+
+    /// Re-decides the marked heads among `heads[..limit]` in topological order, clearing
+    /// their marks (and those of their conjunctions).
+    fn propagate(&self, bits: &mut [u64], limit: usize) {
+        let inc = &self.inc;
+        let cb = inc.conj_bit;
+        let (dh, dc, fh) = (inc.dirty_heads, inc.dirty_conj, inc.forced);
+        let mut w = 0;
+        while w < limit.div_ceil(64) {
+            let word = bits[dh + w] & word_mask(w, 0, limit);
+            if word == 0 {
+                w += 1;
+                continue;
+            }
+            let b = word.trailing_zeros() as usize;
+            bits[dh + w] &= !(1u64 << b);
+            let h = w * 64 + b;
+            let (p, c0, c1) = inc.heads[h];
+            let (c0, c1) = (c0 as usize, c1 as usize);
+            if c1 == c0 + 1 && (bits[fh + w] >> b) & 1 == 0 {
+                // One conjunction (most heads): the head is its value.
+                let (cw, m) = (dc + c0 / 64, 1u64 << (c0 % 64));
+                let v = if bits[cw] & m != 0 {
+                    bits[cw] &= !m;
+                    let (_, ls, le) = inc.conj[c0];
+                    let v = inc.lits[ls as usize..le as usize]
+                        .iter()
+                        .all(|&l| holds(bits, l));
+                    put(bits, (cb + c0) as u32, v);
+                    v
+                } else {
+                    get(bits, (cb + c0) as u32)
+                };
+                if v != get(bits, p) {
+                    put(bits, p, v);
+                    let slot = inc.head_slot[h];
+                    if slot != NONE {
+                        put(bits, slot, v);
+                    }
+                    self.mark_readers(bits, p, v);
+                }
+                continue;
+            }
+            for cw in c0 / 64..c1.div_ceil(64) {
+                let mut m = bits[dc + cw] & word_mask(cw, c0, c1);
+                bits[dc + cw] ^= m;
+                while m != 0 {
+                    let c = cw * 64 + m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let (_, ls, le) = inc.conj[c];
+                    let v = inc.lits[ls as usize..le as usize]
+                        .iter()
+                        .all(|&l| holds(bits, l));
+                    put(bits, (cb + c) as u32, v);
+                }
+            }
+            let v = (bits[fh + w] >> b) & 1 != 0 || any_in(bits, cb + c0, cb + c1);
+            if v != get(bits, p) {
+                put(bits, p, v);
+                let slot = inc.head_slot[h];
+                if slot != NONE {
+                    put(bits, slot, v);
+                }
+                self.mark_readers(bits, p, v);
+            }
+        }
+    }
+
+    /// Both phases in full, conjunction bits included, with no `does` input set (fresh
+    /// states: no marks pending).
+    fn settle_full_incremental(&self, bits: &mut [u64]) {
+        let inc = &self.inc;
+        let cb = inc.conj_bit as u32;
+        for &(p, c0, c1) in &inc.heads {
+            let mut any = false;
+            for c in c0..c1 {
+                let (_, ls, le) = inc.conj[c as usize];
+                let v = inc.lits[ls as usize..le as usize]
+                    .iter()
+                    .all(|&l| holds(bits, l));
+                put(bits, cb + c, v);
+                any |= v;
+            }
+            put(bits, p, any);
+        }
+    }
+
+    /// The step of the incremental evaluator (see `Incremental`).
+    fn step_incremental(&self, s: &mut GdlState, joint: &[u32]) {
+        let inc = &self.inc;
+        let bits = &mut s.bits[..];
+        let nr = self.roles.len();
+        // The move phase: the played moves' `does` inputs, then their indexed conjunctions
+        // (which may read another role's `does`).
+        for (r, &a) in joint.iter().enumerate().take(nr) {
+            if let Some(&d) = self.does[r].get(a as usize) {
+                if d != NONE {
+                    put(bits, d, true);
+                    self.mark_readers(bits, d, true);
+                }
+            }
+        }
+        for (r, &a) in joint.iter().enumerate().take(nr) {
+            let Some(&d) = self.does[r].get(a as usize) else {
+                continue;
+            };
+            let Some(&(cs, _, ce)) = self.does_index.get(d as usize) else {
+                continue;
+            };
+            for &(head, (ls, le)) in &self.does_conj[cs as usize..ce as usize] {
+                if self.does_lits[ls as usize..le as usize]
+                    .iter()
+                    .all(|&l| holds(bits, l))
+                {
+                    let h = inc.head_of[head as usize] as usize;
+                    bits[inc.forced + h / 64] |= 1 << (h % 64);
+                    bits[inc.dirty_heads + h / 64] |= 1 << (h % 64);
+                }
+            }
+        }
+        self.propagate(bits, inc.heads.len());
+        // Forced heads and `does` inputs go back to their values without the move; their
+        // re-decision waits for the next step.
+        for w in inc.forced..inc.forced + (inc.dirty_conj - inc.dirty_heads) {
+            let f = bits[w];
+            if f != 0 {
+                bits[w] = 0;
+                bits[w - inc.forced + inc.dirty_heads] |= f;
+            }
+        }
+        for (r, &a) in joint.iter().enumerate().take(nr) {
+            if let Some(&d) = self.does[r].get(a as usize) {
+                if d != NONE {
+                    put(bits, d, false);
+                    self.mark_readers(bits, d, false);
+                }
+            }
+        }
+        // The next state: push the base propositions that changed.
+        let bw = self.base_words;
+        for w in 0..bw {
+            let mut diff = bits[w] ^ bits[bw + w];
+            while diff != 0 {
+                let b = (w * 64) as u32 + diff.trailing_zeros();
+                diff &= diff - 1;
+                self.mark_readers(bits, b, get(bits, bw as u32 * 64 + b));
+            }
+        }
+        bits.copy_within(bw..2 * bw, 0);
+        self.propagate(bits, inc.state_heads);
+        self.decide_turn(s);
+    }
+
+    /// Whether the derived values stored in `s` (state-phase propositions and the
+    /// legal-move bits; with the incremental evaluator also the move-phase propositions
+    /// once its pending marks are settled, and every conjunction value) equal a
+    /// from-scratch evaluation of its base propositions by the plain evaluator. A
+    /// self-check for tests: `true` at every state this reasoner makes.
+    pub fn derived_values_consistent(&self, s: &GdlState) -> bool {
+        if let Some(lz) = self.lazy() {
+            return self.lazy_state(lz, &self.true_bases(s)).bits == s.bits;
+        }
+        let mut cur = s.bits.clone();
+        let mut legal = s.bits.clone();
+        self.fill_legal(&mut legal);
+        if legal != s.bits {
+            return false;
+        }
+        let mut fresh = self.template.clone();
+        fresh[..self.base_words].copy_from_slice(&s.bits[..self.base_words]);
+        self.run(&self.phase_state, &mut fresh);
+        let mut props: Vec<u32> = self.phase_state.clone();
+        if self.progs.built && !self.inc.on {
+            // Programs skip the state-phase views nothing outside the state phase reads.
+            props.retain(|&p| self.progs.live[(p & !PRESET) as usize]);
+        }
+        if self.inc.on {
+            let inc = &self.inc;
+            if cur[inc.forced..].iter().any(|&w| w != 0)
+                || cur[inc.dirty_heads..inc.dirty_conj]
+                    .iter()
+                    .enumerate()
+                    .any(|(w, &x)| x & word_mask(w, 0, inc.state_heads) != 0)
+            {
+                return false;
+            }
+            self.propagate(&mut cur, inc.heads.len());
+            if cur[inc.dirty_heads..].iter().any(|&w| w != 0) {
+                return false;
+            }
+            // `does` inputs are all false: the indexed conjunctions are all false.
+            self.run(&self.phase_move, &mut fresh);
+            props.extend(&self.phase_move);
+        }
+        let props_ok = props
+            .iter()
+            .filter(|&&p| p != CYCLE)
+            .all(|&p| get(&fresh, p & !PRESET) == get(&cur, p & !PRESET));
+        if !props_ok || !self.inc.on {
+            return props_ok;
+        }
+        let mut all = self.template.clone();
+        all[..self.base_words].copy_from_slice(&s.bits[..self.base_words]);
+        self.settle_full_incremental(&mut all);
+        let cb = self.inc.conj_bit as u32;
+        (0..self.inc.conj.len() as u32).all(|c| get(&all, cb + c) == get(&cur, cb + c))
+    }
+
+    /// The move phase for the joint move whose `does` inputs are set in `bits`: the
+    /// indexed conjunctions of the played moves first, then the rest.
+    pub(super) fn move_phase(&self, bits: &mut [u64], joint: &[u32]) {
+        if self.progs.built {
+            let bw = self.base_words;
+            for &(w, m) in &self.progs.does_clear {
+                bits[w as usize] &= !m;
+            }
+            for (r, &a) in joint.iter().enumerate().take(self.roles.len()) {
+                let Some(&d) = self.does[r].get(a as usize) else {
+                    continue;
+                };
+                let Some(&(s, e, _)) = self.does_index.get(d as usize) else {
+                    continue;
+                };
+                for &(head, (ls, le)) in &self.does_conj[s as usize..e as usize] {
+                    if self.does_lits[ls as usize..le as usize]
+                        .iter()
+                        .all(|&l| holds(bits, l))
+                    {
+                        put(bits, head, true);
+                    }
+                }
+                let f = self.does_frame[d as usize];
+                if f != NONE {
+                    let masks = &self.frame_masks[f as usize..f as usize + bw];
+                    for (w, &m) in masks.iter().enumerate() {
+                        bits[bw + w] |= bits[w] & m;
+                    }
+                }
+            }
+            let prog = self.program(bits);
+            put_consts(bits, &prog.move_const);
+            exec(&prog.move_ops, bits);
+            return;
+        }
+        for &h in &self.does_heads {
+            put(bits, h, false);
+        }
+        for (r, &a) in joint.iter().enumerate().take(self.roles.len()) {
+            let Some(&d) = self.does[r].get(a as usize) else {
+                continue;
+            };
+            let Some(&(s, _, e)) = self.does_index.get(d as usize) else {
+                continue;
+            };
+            for &(head, (ls, le)) in &self.does_conj[s as usize..e as usize] {
+                if self.does_lits[ls as usize..le as usize]
+                    .iter()
+                    .all(|&l| holds(bits, l))
+                {
+                    put(bits, head, true);
+                }
+            }
+        }
+        self.run(&self.phase_move, bits);
+    }
+
+    /// The initial state.
+    pub fn initial_state(&self) -> GdlState {
+        if let Some(lz) = self.lazy() {
+            return self.lazy_state(lz, &lz.init());
+        }
+        let mut s = self.empty_state();
+        for &b in &self.init {
+            put(&mut s.bits, b, true);
+        }
+        self.settle(&mut s);
+        s
+    }
+
+    fn empty_state(&self) -> GdlState {
+        GdlState {
+            bits: self.template.clone(),
+            base_words: self.base_words as u32,
+            turn: TURN_TERMINAL,
+        }
+    }
+
+    /// The state in which exactly the given base propositions are true.
+    pub fn state_from_bases(&self, bases: &[u32]) -> GdlState {
+        if let Some(lz) = self.lazy() {
+            let known = lz.base_count() as u32;
+            let bases: Vec<u32> = bases.iter().copied().filter(|&b| b < known).collect();
+            return self.lazy_state(lz, &bases);
+        }
+        let mut s = self.empty_state();
+        for &b in bases {
+            if (b as usize) < self.base_terms.len() {
+                put(&mut s.bits, b, true);
+            }
+        }
+        self.settle(&mut s);
+        s
+    }
+
+    /// The true base propositions of `s`.
+    pub fn true_bases(&self, s: &GdlState) -> Vec<u32> {
+        let mut out = Vec::new();
+        self.for_each_true_base(s, |b| out.push(b));
+        out
+    }
+
+    /// Calls `f` with each true base proposition of `s` (an index into
+    /// [`Reasoner::base_terms`]), in ascending order, without allocating.
+    #[inline]
+    pub fn for_each_true_base(&self, s: &GdlState, mut f: impl FnMut(u32)) {
+        let n = if self.lazy.is_some() {
+            usize::MAX
+        } else {
+            self.base_terms.len()
+        };
+        for (w, &word) in s.bits[..s.base_words as usize].iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let b = w * 64 + bits.trailing_zeros() as usize;
+                if b >= n {
+                    return;
+                }
+                f(b as u32);
+                bits &= bits - 1;
+            }
+        }
+    }
+
+    /// True when `s` is terminal (or a role has no legal move).
+    #[inline]
+    pub fn is_terminal(&self, s: &GdlState) -> bool {
+        s.turn == TURN_TERMINAL
+    }
+
+    /// Whether the `terminal` proposition holds in `s` (unlike [`Reasoner::is_terminal`],
+    /// a state where a role has no legal move is not counted).
+    pub fn terminal_holds(&self, s: &GdlState) -> bool {
+        if self.lazy.is_some() {
+            return self.lazy_terminal(s);
+        }
+        self.terminal != NONE && get(&s.bits, self.terminal)
+    }
+
+    /// The legal-move bits of `role` in `s` (bit `k`: `legal[role][k]` holds).
+    #[inline(always)]
+    fn legal_bits<'a>(&self, s: &'a GdlState, role: usize) -> &'a [u64] {
+        let w = self.legal_word[role];
+        &s.bits[w..w + self.legal[role].len().div_ceil(64)]
+    }
+
+    /// Copies the legal propositions of every role into its legal-move bits.
+    fn fill_legal(&self, bits: &mut [u64]) {
+        for (r, l) in self.legal.iter().enumerate() {
+            let w0 = self.legal_word[r];
+            for (i, chunk) in l.chunks(64).enumerate() {
+                let mut acc = 0u64;
+                for (k, &(p, _)) in chunk.iter().enumerate() {
+                    acc |= ((bits[(p >> 6) as usize] >> (p & 63)) & 1) << k;
+                }
+                bits[w0 + i] = acc;
+            }
+        }
+    }
+
+    /// The legal actions of `role` in `s`, by action id.
+    #[inline]
+    pub fn legal_into(&self, s: &GdlState, role: usize, out: &mut Vec<u32>) {
+        out.clear();
+        if self.lazy.is_some() {
+            out.extend(self.lazy_legal(s, role).iter().map(|&a| a as u32));
+            return;
+        }
+        let l = &self.legal[role];
+        for (w, &word) in self.legal_bits(s, role).iter().enumerate() {
+            let mut m = word;
+            while m != 0 {
+                out.push(l[w * 64 + m.trailing_zeros() as usize].1);
+                m &= m - 1;
+            }
+        }
+    }
+
+    /// How many legal actions `role` has in `s`.
+    #[inline]
+    pub fn legal_count(&self, s: &GdlState, role: usize) -> usize {
+        if self.lazy.is_some() {
+            return self.lazy_legal(s, role).len();
+        }
+        self.legal_bits(s, role)
+            .iter()
+            .map(|w| w.count_ones() as usize)
+            .sum()
+    }
+
+    /// The `k`-th legal action of `role` (in action order), if there are more than `k`.
+    #[inline]
+    pub fn nth_legal(&self, s: &GdlState, role: usize, k: usize) -> Option<u32> {
+        if self.lazy.is_some() {
+            return self.lazy_legal(s, role).get(k).map(|&a| a as u32);
+        }
+        let mut k = k;
+        for (w, &word) in self.legal_bits(s, role).iter().enumerate() {
+            let n = word.count_ones() as usize;
+            if k < n {
+                let mut m = word;
+                for _ in 0..k {
+                    m &= m - 1;
+                }
+                return Some(self.legal[role][w * 64 + m.trailing_zeros() as usize].1);
+            }
+            k -= n;
+        }
+        None
+    }
+
+    /// Whether `role` may play action `a` in `s`.
+    pub fn is_legal(&self, s: &GdlState, role: usize, a: u32) -> bool {
+        if self.lazy.is_some() {
+            return role < self.roles.len() && self.lazy_legal(s, role).contains(&u64::from(a));
+        }
+        self.legal
+            .get(role)
+            .is_some_and(|l| l.iter().any(|&(p, b)| b == a && get(&s.bits, p)))
+    }
+
+    /// The role to move when only one role has a choice, or `None` at simultaneous and
+    /// terminal states.
+    #[inline]
+    pub fn mover(&self, s: &GdlState) -> Option<usize> {
+        (s.turn < TURN_SIMULTANEOUS).then_some(s.turn as usize)
+    }
+
+    /// Every goal value that holds for each role in `s` (one per role in a well-formed
+    /// game's terminal states).
+    pub fn goal_values(&self, s: &GdlState) -> Vec<Vec<u32>> {
+        if self.lazy.is_some() {
+            return (0..self.roles.len())
+                .map(|r| self.lazy_goals(s, r).collect())
+                .collect();
+        }
+        let mut bits = s.bits.clone();
+        if s.turn != TURN_TERMINAL {
+            self.run(&self.phase_goal, &mut bits);
+        }
+        self.goals
+            .iter()
+            .map(|gs| {
+                let mut v: Vec<u32> = gs
+                    .iter()
+                    .filter(|&&(p, _)| get(&bits, p))
+                    .map(|&(_, v)| v)
+                    .collect();
+                v.sort_unstable();
+                v.dedup();
+                v
+            })
+            .collect()
+    }
+
+    /// The reward of each role at `s`: its goal value (the highest if several hold, 0 if
+    /// none). Allocation-free at terminal states (their goals were computed with them).
+    pub fn rewards(&self, s: &GdlState, out: &mut [f64]) {
+        if self.lazy.is_some() {
+            for (r, o) in out.iter_mut().enumerate().take(self.roles.len()) {
+                *o = self.lazy_goals(s, r).last().unwrap_or(0) as f64;
+            }
+            return;
+        }
+        if s.turn == TURN_TERMINAL {
+            for (r, gs) in self.goals.iter().enumerate() {
+                out[r] = gs
+                    .iter()
+                    .filter(|&&(p, _)| get(&s.bits, p))
+                    .map(|&(_, v)| v)
+                    .max()
+                    .unwrap_or(0) as f64;
+            }
+        } else {
+            for (r, v) in self.goal_values(s).iter().enumerate() {
+                out[r] = v.last().copied().unwrap_or(0) as f64;
+            }
+        }
+    }
+
+    /// Plays one action per role (`joint[r]` for role `r`; the caller ensures legality:
+    /// the compiled programs take a move whose legal proposition cannot hold as not
+    /// played).
+    pub fn step(&self, s: &mut GdlState, joint: &[u32]) {
+        if let Some(lz) = self.lazy() {
+            self.lazy_step(lz, s, joint);
+            return;
+        }
+        if self.inc.on {
+            self.step_incremental(s, joint);
+            return;
+        }
+        for (r, &a) in joint.iter().enumerate().take(self.roles.len()) {
+            if let Some(&p) = self.does[r].get(a as usize) {
+                if p != NONE {
+                    put(&mut s.bits, p, true);
+                }
+            }
+        }
+        self.move_phase(&mut s.bits, joint);
+        let bw = self.base_words;
+        s.bits.copy_within(bw..2 * bw, 0);
+        for (r, &a) in joint.iter().enumerate().take(self.roles.len()) {
+            if let Some(&p) = self.does[r].get(a as usize) {
+                if p != NONE {
+                    put(&mut s.bits, p, false);
+                }
+            }
+        }
+        self.settle(s);
+    }
+
+    /// Evaluates the state phase (and with the incremental evaluator the move phase, with
+    /// no `does` input) in full and decides whose turn it is.
+    pub(super) fn settle(&self, s: &mut GdlState) {
+        if self.inc.on {
+            self.settle_full_incremental(&mut s.bits);
+            self.fill_legal(&mut s.bits);
+        } else if self.progs.built {
+            let prog = self.program(&s.bits);
+            put_consts(&mut s.bits, &prog.state_const);
+            exec(&prog.state_ops, &mut s.bits);
+        } else {
+            self.run(&self.phase_state, &mut s.bits);
+            self.fill_legal(&mut s.bits);
+        }
+        self.decide_turn(s);
+    }
+
+    /// Decides whose turn it is from the state phase (and runs the goal phase at terminal
+    /// states).
+    fn decide_turn(&self, s: &mut GdlState) {
+        if self.terminal != NONE && get(&s.bits, self.terminal) {
+            self.run(&self.phase_goal, &mut s.bits);
+            s.turn = TURN_TERMINAL;
+            return;
+        }
+        let mut choosers = 0;
+        let mut mover = 0usize;
+        let mut active = None;
+        for r in 0..self.roles.len() {
+            let lb = self.legal_bits(s, r);
+            let n: u32 = lb.iter().map(|w| w.count_ones()).sum();
+            if n == 0 {
+                // A role without a legal move: the game cannot go on.
+                self.run(&self.phase_goal, &mut s.bits);
+                s.turn = TURN_TERMINAL;
+                return;
+            }
+            if active.is_none() {
+                let k = lb
+                    .iter()
+                    .enumerate()
+                    .find(|&(_, &w)| w != 0)
+                    .map_or(0, |(w, &x)| w * 64 + x.trailing_zeros() as usize);
+                if !self.noop[self.legal[r][k].1 as usize] {
+                    active = Some(r);
+                }
+            }
+            if n > 1 {
+                choosers += 1;
+                mover = r;
+            }
+        }
+        s.turn = match choosers {
+            // Nobody has a choice: the first role whose only move is not `noop` moves.
+            0 => active.unwrap_or(0) as u8,
+            1 => mover as u8,
+            _ => TURN_SIMULTANEOUS,
+        };
+    }
+
+    #[inline]
+    fn eval(&self, p: u32, bits: &[u64]) -> bool {
+        let (s, e) = self.rules[p as usize];
+        for c in &self.cj[s as usize..e as usize] {
+            if !holds(bits, c.first) {
+                continue;
+            }
+            let rest = &self.lits[c.rest.0 as usize..c.rest.1 as usize];
+            if rest.iter().all(|&l| holds(bits, l)) {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn run(&self, phase: &[u32], bits: &mut [u64]) {
+        let mut i = 0;
+        while i < phase.len() {
+            let p = phase[i];
+            if p == CYCLE {
+                let n = phase[i + 1] as usize;
+                let members = &phase[i + 2..i + 2 + n];
+                for &m in members {
+                    put(bits, m, false);
+                }
+                loop {
+                    let mut changed = false;
+                    for &m in members {
+                        if !get(bits, m) && self.eval(m, bits) {
+                            put(bits, m, true);
+                            changed = true;
+                        }
+                    }
+                    if !changed {
+                        break;
+                    }
+                }
+                i += 2 + n;
+            } else {
+                let q = p & !PRESET;
+                let v = (p & PRESET != 0 && get(bits, q)) || self.eval(q, bits);
+                put(bits, q, v);
+                i += 1;
+            }
+        }
+    }
+}
