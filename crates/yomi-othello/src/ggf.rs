@@ -83,19 +83,10 @@ pub fn to_ggf(
         GgfEnd::BlackForfeited => "-64.000:r".to_string(),
         GgfEnd::WhiteForfeited => "+64.000:r".to_string(),
     };
-    let mut board = String::with_capacity(64);
-    for sq in 0..64 {
-        board.push(if start.black() >> sq & 1 != 0 {
-            '*'
-        } else if start.white() >> sq & 1 != 0 {
-            'O'
-        } else {
-            '-'
-        });
-    }
-    let to_move = if start.to_move().0 == 0 { '*' } else { 'O' };
+    // The board string's `X` (black) is GGF's `*`; `O`, `-` and the side to move agree.
+    let board = start.to_board_string().replace('X', "*");
     Ok(format!(
-        "(;GM[Othello]PC[yomi]PB[{}]PW[{}]TY[8]RE[{result}]BO[8 {board} {to_move}]{line};)",
+        "(;GM[Othello]PC[yomi]PB[{}]PW[{}]TY[8]RE[{result}]BO[8 {board}]{line};)",
         escape(black),
         escape(white)
     ))
