@@ -7,6 +7,7 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use common::{path_str, scratch, yomi};
+use yomi_core::Game;
 
 /// Plays a short match and returns the records file.
 fn match_records(dir: &std::path::Path, game: &str, games: &str) -> std::path::PathBuf {
@@ -80,12 +81,21 @@ fn go_records_export_as_sgf_that_gnu_go_loads_to_the_same_final_position() {
             game.matches(";B[").count() + game.matches(";W[").count(),
             rec["moves"].as_array().unwrap().len()
         );
-        // The winner of the result is the record's.
+        // The result is the game's own area score of the final position, komi included,
+        // and its winner the record's.
         let black_won = rec["returns"][0].as_f64().unwrap() > 0.0;
-        assert!(
-            game.contains(if black_won { "RE[B+" } else { "RE[W+" }),
-            "{game}"
-        );
+        let go = yomi_go::GoGame::new(9).unwrap();
+        let last = go
+            .parse_state(rec["final_state"].as_str().unwrap())
+            .unwrap();
+        let margin = last.area_score();
+        let expected = if margin > 0.0 {
+            format!("RE[B+{margin}]")
+        } else {
+            format!("RE[W+{}]", -margin)
+        };
+        assert!(game.contains(&expected), "{expected} not in {game}");
+        assert_eq!(black_won, margin > 0.0, "{game}");
     }
 
     let gnugo = "/usr/games/gnugo";

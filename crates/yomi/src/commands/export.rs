@@ -157,7 +157,8 @@ fn go_record(record: &GameRecord, size: usize) -> anyhow::Result<String> {
         (Some(0), _) => "W+F".to_string(),
         (Some(_), _) => "B+F".to_string(),
         _ => {
-            let margin = last.area_score() - last.komi();
+            // Black's area minus White's, komi included (the game's own scoring).
+            let margin = last.area_score();
             if margin > 0.0 {
                 format!("B+{margin}")
             } else if margin < 0.0 {
