@@ -82,6 +82,10 @@ pub struct PlayerConfig {
     /// Matches held at once (a `start` beyond them answers `busy`; matches idle for longer
     /// than their clocks allow are forgotten first).
     pub max_matches: usize,
+    /// Time the compiler waits once the rules are read and checked, before it grounds
+    /// them (default none). It stands in for a slow machine or a huge sheet: tests and
+    /// demonstrations use it to exercise moves while compiling on any machine.
+    pub compile_delay: Duration,
 }
 
 impl Default for PlayerConfig {
@@ -98,6 +102,7 @@ impl Default for PlayerConfig {
             max_connections: 256,
             max_clock: MAX_CLOCK,
             max_matches: 4,
+            compile_delay: Duration::ZERO,
         }
     }
 }
@@ -398,7 +403,7 @@ impl GgpPlayer {
         // The search stops a little before the hard deadline so that its move, not the
         // fallback, wins the race (10 % of the thinking time plus 10 ms).
         let search_time = (think * 0.9 - 0.01).max(0.005);
-        let agent_spec = self.config.agent.clone();
+        let config = self.config.clone();
         let (tx, rx) = oneshot::channel::<Result<(), String>>();
         let compiling = self.compiling.clone();
         let job_slot = slot.clone();
@@ -413,15 +418,7 @@ impl GgpPlayer {
                     }
                 }
                 let done = Done(compiling);
-                let result = compile(
-                    &job_slot,
-                    &id,
-                    &role,
-                    &rules,
-                    &agent_spec,
-                    search_time,
-                    seed,
-                );
+                let result = compile(&job_slot, &id, &role, &rules, &config, search_time, seed);
                 if let Err(e) = &result {
                     lock(&job_slot).phase = Phase::Failed(e.clone());
                 }
@@ -621,7 +618,7 @@ fn compile(
     id: &str,
     role: &str,
     rules: &str,
-    agent: &str,
+    config: &PlayerConfig,
     search_time: f64,
     seed: u64,
 ) -> Result<(), String> {
@@ -637,13 +634,16 @@ fn compile(
     if let Phase::Compiling { desc: d, .. } = &mut lock(slot).phase {
         *d = Some(desc.clone());
     }
+    if !config.compile_delay.is_zero() {
+        std::thread::sleep(config.compile_delay);
+    }
     let game =
         GdlGame::new(&format!("match-{id}"), &desc).map_err(|e| format!("error: rules: {e}"))?;
     let role_index = game
         .role_index(role)
         .ok_or_else(|| format!("error: {role} is no role of the game"))?;
-    let agent =
-        build_agent(&game, agent, search_time, seed).map_err(|e| format!("error: agent: {e}"))?;
+    let agent = build_agent(&game, &config.agent, search_time, seed)
+        .map_err(|e| format!("error: agent: {e}"))?;
     let mut compiled = Compiled {
         state: game.initial_state(),
         game,

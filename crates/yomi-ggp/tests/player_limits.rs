@@ -41,6 +41,15 @@ fn quick_config() -> PlayerConfig {
     }
 }
 
+/// [`quick_config`] with compiling held for longer than the tests below run: their plays
+/// all come while the rules are still compiling, however fast the machine grounds.
+fn slow_compile_config() -> PlayerConfig {
+    PlayerConfig {
+        compile_delay: Duration::from_secs(60),
+        ..quick_config()
+    }
+}
+
 fn tictactoe_kif() -> String {
     yomi_ggp::Description::from_kif(games::TICTACTOE)
         .unwrap()
@@ -301,8 +310,10 @@ fn a_long_search_blocks_no_other_request_or_match() {
     });
 }
 
-/// A rule sheet that reads and checks at once but takes seconds to compile: `pair` has
-/// `n`² ground instances over the reachable cells, while a state holds one cell.
+/// A rule sheet that reads and checks at once but takes long to ground: `seen` has `n`²
+/// ground instances over the reachable cells, while a state holds one cell. (How long
+/// depends on the machine; the tests add [`slow_compile_config`]'s delay so that the plays
+/// come while compiling on any machine.)
 fn slow_sheet(n: usize) -> String {
     let mut s = String::from(
         "(role p) (init (cell 0)) (legal p (go 1)) (legal p (go 2))\n\
@@ -320,7 +331,7 @@ fn slow_sheet(n: usize) -> String {
 
 #[test]
 fn start_answers_within_the_start_clock_and_play_within_the_play_clock_while_compiling() {
-    let p = serve(quick_config());
+    let p = serve(slow_compile_config());
     let rules = slow_sheet(450);
     let t = Duration::from_secs(10);
     let t0 = Instant::now();
@@ -350,6 +361,7 @@ fn start_answers_within_the_start_clock_and_play_within_the_play_clock_while_com
     }
     // (The prover needs some 10 ms a move here: it answers at least once.)
     assert!(proved > 0);
+    assert_eq!(p.player.stats().compiling, 3);
     // Meanwhile the player answers everyone else.
     info_ok(&p.addr);
     assert_eq!(post(&p.addr, "p", "(abort slow)", t).unwrap(), "aborted");
@@ -371,7 +383,7 @@ fn slow_sheet_slow_prover(n: usize, m: usize) -> String {
 
 #[test]
 fn play_while_compiling_gets_a_legal_move_where_the_prover_is_too_slow() {
-    let p = serve(quick_config());
+    let p = serve(slow_compile_config());
     let rules = slow_sheet_slow_prover(450, 120);
     let t = Duration::from_secs(10);
     let r = post(&p.addr, "p", &format!("(start slowp p ({rules}) 1 2)"), t).unwrap();
