@@ -9,6 +9,7 @@ use crate::game::Information;
 use crate::game::{Game, Turn};
 use crate::player::Player;
 use crate::rng::{derive_seed, Rng};
+use crate::search::Budget;
 
 /// The moves that were just played, as reported to [`Agent::observe`].
 #[derive(Clone, Copy, Debug)]
@@ -68,6 +69,22 @@ pub trait Agent<G: Game>: Send {
         None
     }
 
+    /// Searches `state` for `player` further, within `budget` instead of the agent's own,
+    /// continuing the tree of its previous search or analysis when that was of the same
+    /// position, and reports as [`Agent::analyse`] (visits counted over all those calls).
+    /// GUI analysis (GTP `lz-analyze`, `kata-analyze`) calls it again and again to stream
+    /// a growing search. The default ignores `budget` and calls [`Agent::analyse`].
+    fn analyse_within(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        player: Player,
+        budget: Budget,
+    ) -> Option<Analysis<G::Move>> {
+        let _ = budget;
+        self.analyse(game, state, player)
+    }
+
     /// Told the clock of the side it is about to move for (a GTP `time_left`): `seconds`
     /// left in main time or in the current byo-yomi period, `stones` to play in that period
     /// (0 while in main time), and the byo-yomi period's length (0: sudden death). Agents
@@ -111,6 +128,9 @@ pub struct MoveAnalysis<M> {
     pub value: Option<f64>,
     /// The prior the search gave it (uniform without a prior).
     pub prior: f32,
+    /// The line the search expects after this move, starting with it (its most visited
+    /// continuation; may be just the move).
+    pub pv: Vec<M>,
 }
 
 impl<G: Game> Agent<G> for Box<dyn Agent<G>> {
@@ -130,6 +150,15 @@ impl<G: Game> Agent<G> for Box<dyn Agent<G>> {
     }
     fn analyse(&mut self, game: &G, state: &G::State, player: Player) -> Option<Analysis<G::Move>> {
         (**self).analyse(game, state, player)
+    }
+    fn analyse_within(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        player: Player,
+        budget: Budget,
+    ) -> Option<Analysis<G::Move>> {
+        (**self).analyse_within(game, state, player, budget)
     }
     fn clock(&mut self, seconds: f64, stones: u32, byoyomi: f64) {
         (**self).clock(seconds, stones, byoyomi)

@@ -7,6 +7,13 @@
 //! `yomi-analyze` (the search's root statistics for the side to move). Errors are answered
 //! `? message`; ids are echoed. Input never stops the engine except `quit` and end of input.
 //!
+//! GUI analysis: `lz-analyze` and `kata-analyze` (Sabaki, Lizzie) stream reports of a
+//! growing search of the configured agent (plain UCT for agents that keep no statistics)
+//! until the next command arrives, which is then answered as usual; `gogui-analyze_commands`
+//! lists `yomi-gfx` (win rates on the board and the best line, for GoGui) and
+//! `yomi-analyze`. Formats: [`crate::gtp_analyze`]. [`GtpEngine::run`] reads its input on a
+//! thread of its own so that a streaming analysis notices the next command at once.
+//!
 //! Input limits: a line is read as bytes (non-UTF-8 replaced) of at most [`MAX_LINE`];
 //! clock values (`time_settings`, `time_left`) must be finite and at most
 //! [`yomi_core::limits::MAX_SECONDS`]; `loadsgf` reads only a regular file of at most
@@ -21,12 +28,16 @@
 //! stones by Monte Carlo ownership ([`crate::score::dead_stones`]); `seki` lists are empty.
 
 use std::io::{BufRead, Read, Write};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
+use std::time::Instant;
 
 use yomi_core::limits::{read_input_line, InputLine, Zero};
 use yomi_core::registry::AgentRegistry;
 use yomi_core::search::mcts::{Mcts, MctsParams};
 use yomi_core::search::Budget;
-use yomi_core::{Agent, Game, Turn};
+use yomi_core::{Agent, Analysis, Game, Turn};
+
+use crate::gtp_analyze::{gfx, info_line, AnalyzeRequest, Dialect};
 
 use crate::game::{GoGame, GoState, Rules};
 use crate::score::{dead_stones, format_score, Count, Scoring};
@@ -70,7 +81,22 @@ pub const COMMANDS: &[&str] = &[
     "time_left",
     "loadsgf",
     "yomi-analyze",
+    "lz-analyze",
+    "kata-analyze",
+    "gogui-analyze_commands",
+    "yomi-gfx",
 ];
+
+/// `gogui-analyze_commands`: GoGui's menu of analyze commands (`type/label/command`).
+pub const GOGUI_ANALYZE_COMMANDS: &str =
+    "gfx/yomi win rates/yomi-gfx\nstring/yomi analysis/yomi-analyze";
+
+/// How often a streaming analysis looks for the next command: the longest it keeps a
+/// controller waiting.
+pub const ANALYZE_POLL: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// Playouts for `kata-analyze`'s ownership, per report.
+pub const OWNERSHIP_PLAYOUTS: usize = 100;
 
 /// Settings of a [`GtpEngine`].
 #[derive(Clone, Debug)]
@@ -122,6 +148,8 @@ pub struct GtpEngine {
     state: GoState,
     undo: Vec<GoState>,
     agent: Box<dyn Agent<GoGame>>,
+    /// Plain UCT for analysis when the agent keeps no statistics; built on first use.
+    analyst: Option<Box<dyn Agent<GoGame>>>,
     moves_made: u64,
     /// Time settings, if the controller sent them.
     pub time: Option<TimeSettings>,
@@ -198,6 +226,7 @@ impl GtpEngine {
             state,
             undo: Vec::new(),
             agent,
+            analyst: None,
             moves_made: 0,
             time: None,
             time_left: [None, None],
@@ -220,27 +249,50 @@ impl GtpEngine {
         self.quit
     }
 
-    /// Answers commands from `input` until `quit` or the end of input.
+    /// Answers commands from `input` until `quit` or the end of input. The input is read
+    /// on a thread of its own (left blocked on `input` after `quit`), so that `lz-analyze`
+    /// and `kata-analyze` stream reports until the next command arrives.
     ///
     /// # Errors
-    /// Only I/O errors of `input` or `output`.
-    pub fn run<R: BufRead, W: Write>(
+    /// Only I/O errors of `input` or `output`, and failing to start the reading thread.
+    pub fn run<R: BufRead + Send + 'static, W: Write>(
         &mut self,
-        mut input: R,
+        input: R,
         mut output: W,
     ) -> std::io::Result<()> {
+        let lines = spawn_reader(input)?;
+        let mut next: Option<InputLine> = None;
         while !self.quit {
-            let Some(line) = read_input_line(&mut input, MAX_LINE)? else {
-                break;
+            let line = match next.take() {
+                Some(line) => line,
+                None => match lines.recv() {
+                    Ok(line) => line?,
+                    Err(_) => break, // end of input
+                },
             };
-            let resp = match line {
-                InputLine::Text(text) => self.handle_line(&text),
+            let text = match line {
+                InputLine::Text(text) => text,
                 // The line's id is lost with it, so the error goes without one.
                 InputLine::TooLong => {
-                    Some(format!("? line longer than {MAX_LINE} bytes ignored\n\n"))
+                    output.write_all(
+                        format!("? line longer than {MAX_LINE} bytes ignored\n\n").as_bytes(),
+                    )?;
+                    output.flush()?;
+                    continue;
                 }
             };
-            if let Some(resp) = resp {
+            // A valid streaming request streams here; anything else, a malformed request
+            // included, is answered by `handle_line`.
+            if let Some(cmd) = Command::parse(&text) {
+                if let Some(req) = self.stream_request(&cmd) {
+                    match self.stream_analysis(&cmd.id, &req, &lines, &mut output)? {
+                        Some(line) => next = Some(line),
+                        None => break,
+                    }
+                    continue;
+                }
+            }
+            if let Some(resp) = self.handle_line(&text) {
                 output.write_all(resp.as_bytes())?;
                 output.flush()?;
             }
@@ -249,39 +301,196 @@ impl GtpEngine {
     }
 
     /// Answers one line: `None` for empty and comment lines, otherwise the full response
-    /// (`=id result` or `?id message`, ended by an empty line).
+    /// (`=id result` or `?id message`, ended by an empty line). `lz-analyze` and
+    /// `kata-analyze` answer with one report, after searching for their interval (one
+    /// second without one).
     pub fn handle_line(&mut self, raw: &str) -> Option<String> {
-        // GTP preprocessing: drop control characters but HT/LF, HT to space, cut comments.
-        let mut line: String = raw
-            .chars()
-            .filter(|&c| c == '\t' || c == '\n' || !c.is_control())
-            .map(|c| if c == '\t' { ' ' } else { c })
-            .collect();
-        if let Some(i) = line.find('#') {
-            line.truncate(i);
+        let cmd = Command::parse(raw)?;
+        let args: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
+        let id = &cmd.id;
+        if let Some(dialect) = analyze_dialect(&cmd.name) {
+            return Some(match self.analyze_once(dialect, &args) {
+                Ok(report) => format!("={id}\n{report}\n\n"),
+                Err(e) => format!("?{id} {e}\n\n"),
+            });
         }
-        let mut words = line.split_whitespace();
-        let first = words.next()?;
-        let (id, cmd) = if first.bytes().all(|b| b.is_ascii_digit()) {
-            match words.next() {
-                Some(c) => (Some(first.to_string()), c),
-                None => (Some(first.to_string()), ""),
-            }
-        } else {
-            (None, first)
-        };
-        let args: Vec<&str> = words.collect();
-        let result = if cmd.is_empty() {
+        let result = if cmd.name.is_empty() {
             Err("missing command".to_string())
         } else {
-            self.execute(cmd, &args)
+            self.execute(&cmd.name, &args)
         };
-        let id = id.unwrap_or_default();
         Some(match result {
             Ok(s) if s.is_empty() => format!("={id}\n\n"),
             Ok(s) => format!("={id} {s}\n\n"),
             Err(e) => format!("?{id} {e}\n\n"),
         })
+    }
+
+    /// The request of a streaming analysis command that is valid in the current position;
+    /// `None` for other commands and invalid requests (which `handle_line` answers).
+    fn stream_request(&self, cmd: &Command) -> Option<AnalyzeRequest> {
+        let dialect = analyze_dialect(&cmd.name)?;
+        let args: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
+        let req = AnalyzeRequest::parse(dialect, &args).ok()?;
+        self.analysed_state(req.color).ok()?;
+        Some(req)
+    }
+
+    /// The position analysed for `color` (default: the side to move): the current one with
+    /// `color` to move, reopened when two passes ended it.
+    ///
+    /// # Errors
+    /// When the game is over (no move but pass).
+    fn analysed_state(&self, color: Option<Color>) -> Result<GoState, String> {
+        let mut state = self.state.clone();
+        if let Some(c) = color {
+            if state.to_move() != c {
+                state.board.set_to_move(c);
+            }
+        }
+        if self.game.turn(&state) == Turn::Terminal {
+            state.reopen();
+        }
+        if self.game.turn(&state) == Turn::Terminal {
+            return Err("the game is over".into());
+        }
+        Ok(state)
+    }
+
+    /// Searches `state` further within `budget` with the agent (continuing its tree), or
+    /// with plain UCT when the agent keeps no statistics.
+    fn analysis(&mut self, state: &GoState, budget: Budget) -> Analysis<Vertex> {
+        let player = state.to_move().player();
+        if let Some(a) = self.agent.analyse_within(&self.game, state, player, budget) {
+            return a;
+        }
+        if self.analyst.is_none() {
+            self.analyst = self.registry.build(&self.game, "mcts", self.cfg.seed).ok();
+        }
+        self.analyst
+            .as_mut()
+            .and_then(|a| a.analyse_within(&self.game, state, player, budget))
+            .unwrap_or_else(|| Analysis {
+                moves: Vec::new(),
+                pv: Vec::new(),
+                value: None,
+                iterations: 0,
+                elapsed: std::time::Duration::ZERO,
+            })
+    }
+
+    /// One report line for `req` from `analysis` of `state`.
+    fn report(&self, req: &AnalyzeRequest, state: &GoState, analysis: &Analysis<Vertex>) -> String {
+        let size = self.game.size();
+        let ownership = (req.dialect == Dialect::Kata && req.ownership).then(|| {
+            let own = crate::score::ownership(
+                &self.game,
+                state,
+                OWNERSHIP_PLAYOUTS,
+                self.cfg.seed ^ analysis.iterations,
+            );
+            // Black's ownership, turned to the analysed side's, row by row from the top.
+            let sign = if state.to_move() == Color::Black {
+                1.0
+            } else {
+                -1.0
+            };
+            (0..size)
+                .rev()
+                .flat_map(|y| (0..size).map(move |x| (x, y)))
+                .map(|(x, y)| sign * own[Vertex::at(x, y, size).index()])
+                .collect::<Vec<f32>>()
+        });
+        info_line(analysis, req, size, ownership.as_deref())
+    }
+
+    /// `lz-analyze` / `kata-analyze` without a stream: one report after searching for the
+    /// interval (one second without one).
+    fn analyze_once(&mut self, dialect: Dialect, args: &[&str]) -> Result<String, String> {
+        let req = AnalyzeRequest::parse(dialect, args)?;
+        let state = self.analysed_state(req.color)?;
+        let time = req
+            .interval
+            .unwrap_or(std::time::Duration::from_secs(1))
+            .min(MAX_ANALYZE_TIME);
+        let budget = Budget {
+            iterations: Some(MAX_ANALYZE_ITERATIONS),
+            time: Some(time),
+        };
+        let analysis = self.analysis(&state, budget);
+        Ok(self.report(&req, &state, &analysis))
+    }
+
+    /// Streams reports for `req` (answered `=id`, then one `info` line per interval) until
+    /// the next line of input arrives, which is returned to be answered next (`None`: the
+    /// input ended). The response ends with an empty line; a stream stopped before its first
+    /// interval, or without an interval, ends with one report. The search stops growing at
+    /// [`MAX_ANALYZE_ITERATIONS`] iterations (the tree's memory) and waits for input.
+    fn stream_analysis<W: Write>(
+        &mut self,
+        id: &str,
+        req: &AnalyzeRequest,
+        lines: &Receiver<std::io::Result<InputLine>>,
+        out: &mut W,
+    ) -> std::io::Result<Option<InputLine>> {
+        out.write_all(format!("={id}\n").as_bytes())?;
+        out.flush()?;
+        let Ok(state) = self.analysed_state(req.color) else {
+            out.write_all(b"\n")?;
+            return Ok(None);
+        };
+        let slice = req.interval.map_or(ANALYZE_POLL, |i| i.min(ANALYZE_POLL));
+        let mut searched = 0u64;
+        let mut latest: Option<Analysis<Vertex>> = None;
+        let mut last_report = Instant::now();
+        let mut reported = false;
+        let stop = loop {
+            if searched < MAX_ANALYZE_ITERATIONS {
+                let budget = Budget {
+                    iterations: Some(MAX_ANALYZE_ITERATIONS - searched),
+                    time: Some(slice),
+                };
+                let a = self.analysis(&state, budget);
+                // An analysis that runs no iteration (no search at all) ends the search.
+                searched = if a.iterations == 0 {
+                    MAX_ANALYZE_ITERATIONS
+                } else {
+                    searched + a.iterations
+                };
+                latest = Some(a);
+            }
+            if let (Some(interval), Some(a)) = (req.interval, &latest) {
+                if last_report.elapsed() >= interval {
+                    let line = self.report(req, &state, a);
+                    out.write_all(format!("{line}\n").as_bytes())?;
+                    out.flush()?;
+                    last_report = Instant::now();
+                    reported = true;
+                }
+            }
+            let input = if searched >= MAX_ANALYZE_ITERATIONS {
+                lines.recv_timeout(ANALYZE_POLL).map_err(|e| match e {
+                    RecvTimeoutError::Timeout => TryRecvError::Empty,
+                    RecvTimeoutError::Disconnected => TryRecvError::Disconnected,
+                })
+            } else {
+                lines.try_recv()
+            };
+            match input {
+                Ok(line) => break Some(line?),
+                Err(TryRecvError::Empty) => {}
+                Err(TryRecvError::Disconnected) => break None,
+            }
+        };
+        if !reported {
+            if let Some(a) = &latest {
+                let line = self.report(req, &state, a);
+                out.write_all(format!("{line}\n").as_bytes())?;
+            }
+        }
+        out.write_all(b"\n")?;
+        out.flush()?;
+        Ok(stop)
     }
 
     fn execute(&mut self, cmd: &str, args: &[&str]) -> Result<String, String> {
@@ -428,31 +637,28 @@ impl GtpEngine {
                 self.state = state;
                 ok(self.state.to_move().to_string())
             }
-            "yomi-analyze" => {
+            "yomi-analyze" | "yomi-gfx" => {
                 let iters: u64 = match args.first() {
                     Some(n) => n.parse().map_err(|_| "iterations must be an integer")?,
                     None => 2000,
                 };
                 if !(1..=MAX_ANALYZE_ITERATIONS).contains(&iters) {
                     return Err(format!(
-                        "yomi-analyze {iters}: iterations must be 1 to {MAX_ANALYZE_ITERATIONS}"
+                        "{cmd} {iters}: iterations must be 1 to {MAX_ANALYZE_ITERATIONS}"
                     ));
                 }
-                if self.game.is_terminal(&self.state) {
-                    return Err("the game is over".into());
-                }
-                let params = MctsParams {
-                    budget: Budget {
-                        iterations: Some(iters),
-                        time: Some(MAX_ANALYZE_TIME),
-                    },
-                    ..MctsParams::default()
+                let state = self.analysed_state(None)?;
+                let budget = Budget {
+                    iterations: Some(iters),
+                    time: Some(MAX_ANALYZE_TIME),
                 };
-                let mut m = Mcts::uct(params, self.cfg.seed ^ self.moves_made);
-                let r = m.search(&self.game, &self.state);
-                let mut kids = r.children.clone();
-                kids.sort_by_key(|c| std::cmp::Reverse(c.visits));
+                let a = self.analysis(&state, budget);
                 let size = self.game.size();
+                if cmd == "yomi-gfx" {
+                    return ok(gfx(&a, size, state.to_move(), 10));
+                }
+                let mut kids: Vec<_> = a.moves.iter().collect();
+                kids.sort_by_key(|c| std::cmp::Reverse(c.visits));
                 let lines: Vec<String> = kids
                     .iter()
                     .take(10)
@@ -461,12 +667,13 @@ impl GtpEngine {
                             "{} visits {} winrate {:.3}",
                             c.mv.to_gtp(size),
                             c.visits,
-                            c.mean().unwrap_or(0.0)
+                            c.value.unwrap_or(0.0)
                         )
                     })
                     .collect();
                 ok(lines.join("\n"))
             }
+            "gogui-analyze_commands" => ok(GOGUI_ANALYZE_COMMANDS),
             _ => Err("unknown command".into()),
         }
     }
@@ -475,6 +682,7 @@ impl GtpEngine {
         self.state = game.initial_state();
         self.game = game;
         self.undo.clear();
+        self.analyst = None;
         if let Ok(a) = self
             .registry
             .build(&self.game, &self.cfg.agent, self.cfg.seed)
@@ -588,4 +796,76 @@ impl GtpEngine {
             self.cfg.seed,
         )
     }
+}
+
+/// A command line after GTP's preprocessing: its id (empty when none), name and arguments.
+struct Command {
+    id: String,
+    name: String,
+    args: Vec<String>,
+}
+
+impl Command {
+    /// `None` for empty and comment lines.
+    fn parse(raw: &str) -> Option<Command> {
+        // GTP preprocessing: drop control characters but HT/LF, HT to space, cut comments.
+        let mut line: String = raw
+            .chars()
+            .filter(|&c| c == '\t' || c == '\n' || !c.is_control())
+            .map(|c| if c == '\t' { ' ' } else { c })
+            .collect();
+        if let Some(i) = line.find('#') {
+            line.truncate(i);
+        }
+        let mut words = line.split_whitespace();
+        let first = words.next()?;
+        let (id, name) = if first.bytes().all(|b| b.is_ascii_digit()) {
+            (
+                first.to_string(),
+                words.next().unwrap_or_default().to_string(),
+            )
+        } else {
+            (String::new(), first.to_string())
+        };
+        Some(Command {
+            id,
+            name,
+            args: words.map(str::to_string).collect(),
+        })
+    }
+}
+
+/// The dialect of an analysis command, `None` for other commands.
+fn analyze_dialect(name: &str) -> Option<Dialect> {
+    match name {
+        "lz-analyze" => Some(Dialect::Leela),
+        "kata-analyze" => Some(Dialect::Kata),
+        _ => None,
+    }
+}
+
+/// Lines of `input` on a channel, read by a thread of its own; the channel closes at the
+/// end of input (after an I/O error, which is sent first). The channel holds a few lines,
+/// so a controller that floods the engine waits instead of growing its memory.
+fn spawn_reader<R: BufRead + Send + 'static>(
+    mut input: R,
+) -> std::io::Result<Receiver<std::io::Result<InputLine>>> {
+    let (tx, rx) = mpsc::sync_channel(16);
+    std::thread::Builder::new()
+        .name("gtp-input".into())
+        .spawn(move || loop {
+            match read_input_line(&mut input, MAX_LINE) {
+                Ok(Some(line)) => {
+                    if tx.send(Ok(line)).is_err() {
+                        break;
+                    }
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    let _ = tx.send(Err(e));
+                    break;
+                }
+            }
+        })?;
+    Ok(rx)
 }

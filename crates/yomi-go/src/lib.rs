@@ -27,6 +27,7 @@ pub mod dynkomi;
 pub mod error;
 pub mod game;
 pub mod gtp;
+pub mod gtp_analyze;
 pub mod gtp_client;
 pub mod heavy;
 pub mod prior;

@@ -19,10 +19,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use yomi_core::registry::AgentRegistry;
+use yomi_core::search::mcts::agent::analysis_of;
 use yomi_core::search::mcts::{Mcts, MctsParams, Rave, RaveSchedule};
 use yomi_core::search::Budget;
 use yomi_core::spec::{ParamDoc, SpecError};
-use yomi_core::{Agent, AgentError, Player};
+use yomi_core::{Agent, AgentError, Analysis, Player};
 
 use crate::game::{GoGame, GoState};
 use crate::heavy::{HeavyConfig, HeavyPlayout};
@@ -142,6 +143,30 @@ impl Agent<GoGame> for RaveAgent {
             && r.iterations >= MIN_RESIGN_VISITS.min(self.iters)
             && value.is_some_and(|v| v < self.resign);
         Ok(mv)
+    }
+
+    fn analyse(
+        &mut self,
+        game: &GoGame,
+        state: &GoState,
+        player: Player,
+    ) -> Option<Analysis<Vertex>> {
+        let budget = self.budget(state);
+        self.analyse_within(game, state, player, budget)
+    }
+
+    fn analyse_within(
+        &mut self,
+        game: &GoGame,
+        state: &GoState,
+        player: Player,
+        budget: Budget,
+    ) -> Option<Analysis<Vertex>> {
+        let mut root = state.clone();
+        root.begin_line();
+        self.mcts.params.budget = budget;
+        let r = self.mcts.search_for(game, &root, player);
+        Some(analysis_of(&self.mcts, &r))
     }
 
     fn clock(&mut self, seconds: f64, stones: u32, per_move_after: f64) {

@@ -28,7 +28,7 @@ fn scripted_session() {
                   genmove w\nfinal_score\nquit\nname\n";
     let mut out = Vec::new();
     let mut e = engine();
-    e.run(script.as_bytes(), &mut out).unwrap();
+    e.run(std::io::Cursor::new(script), &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     let answers: Vec<&str> = text.split("\n\n").filter(|s| !s.is_empty()).collect();
     assert_eq!(answers[0], "= 2");
@@ -91,7 +91,10 @@ fn malformed_commands_get_errors_and_the_engine_lives() {
     // Illegal moves: occupied point, suicide; the engine still plays afterwards.
     assert_eq!(ask(&mut e, "play b E5"), "=\n\n");
     assert_eq!(ask(&mut e, "play w E5"), "? illegal move\n\n");
-    assert_eq!(ask(&mut e, "list_commands").lines().count(), 19 + 1);
+    assert_eq!(
+        ask(&mut e, "list_commands").lines().count(),
+        yomi_go::gtp::COMMANDS.len() + 1
+    );
     assert!(ask(&mut e, "genmove b").starts_with("= "));
     // Random bytes never panic.
     let mut rng = yomi_core::Rng::seed_from_u64(9);
@@ -311,7 +314,7 @@ fn gtp_line_over_the_limit_is_answered_with_an_error_and_the_engine_goes_on() {
     let mut input = vec![b'x'; yomi_go::gtp::MAX_LINE + 1];
     input.extend_from_slice(b"\n1 name\nplay b \xff\xfe\n2 version\n");
     let mut out = Vec::new();
-    engine().run(&input[..], &mut out).unwrap();
+    engine().run(std::io::Cursor::new(input), &mut out).unwrap();
     let out = String::from_utf8(out).unwrap();
     let answers: Vec<&str> = out.split("\n\n").filter(|a| !a.is_empty()).collect();
     assert_eq!(answers.len(), 4, "{out}");
@@ -375,4 +378,111 @@ fn gtp_yomi_analyze_10000000_is_refused_instead_of_running_for_minutes() {
         );
     }
     assert!(ask(&mut e, "yomi-analyze 20").starts_with("= "));
+}
+
+/// GUI analysis in one call (no stream): a Leela Zero report for the side to move, a
+/// KataGo report with ownership for the side given, GoGui's menu and its gfx command.
+#[test]
+fn analysis_commands_answer_in_the_formats_guis_read() {
+    let mut e = engine();
+    assert_eq!(ask(&mut e, "play b E5"), "=\n\n");
+    let lz = ask(&mut e, "7 lz-analyze 5");
+    assert!(lz.starts_with("=7\ninfo move "), "{lz}");
+    assert!(lz.ends_with("\n\n"), "{lz:?}");
+    let first = lz.lines().nth(1).unwrap();
+    let fields: Vec<&str> = first.split(' ').collect();
+    assert_eq!(&fields[..2], &["info", "move"]);
+    for key in ["visits", "winrate", "prior", "lcb", "order", "pv"] {
+        assert!(fields.contains(&key), "{key} missing: {first}");
+    }
+    // Win rates in 1/10000, moves for White (E5 is taken).
+    let winrate: i64 = fields[fields.iter().position(|f| *f == "winrate").unwrap() + 1]
+        .parse()
+        .unwrap();
+    assert!((0..=10_000).contains(&winrate));
+    assert!(!first.contains("move E5 "), "{first}");
+
+    // Ownership from the analysed side's view, row by row from the top left: Black's stone
+    // on E5 (row 5 from the top, column 5) is mostly Black's at the end of random playouts.
+    for (side, sign) in [("b", 1.0), ("w", -1.0)] {
+        let kata = ask(&mut e, &format!("kata-analyze {side} 5 ownership true"));
+        let line = kata.lines().nth(1).unwrap();
+        assert!(
+            line.contains(" winrate 0.") || line.contains(" winrate 1."),
+            "{line}"
+        );
+        let own: Vec<f32> = line
+            .split(" ownership ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .map(|v| v.parse().unwrap())
+            .collect();
+        assert_eq!(own.len(), 81);
+        let e5 = own[4 * 9 + 4];
+        assert!(sign * e5 > 0.3, "{side}: {e5} in {own:?}");
+        assert!(own.iter().all(|v| (-1.0..=1.0).contains(v)));
+    }
+
+    let menu = ask(&mut e, "gogui-analyze_commands");
+    assert!(menu.contains("gfx/yomi win rates/yomi-gfx"), "{menu}");
+    let g = ask(&mut e, "yomi-gfx 200");
+    assert!(g.starts_with("= LABEL "), "{g}");
+    assert!(g.contains("\nVAR w "), "{g}");
+
+    for bad in [
+        "lz-analyze 10 avoid b D4 1",
+        "kata-analyze -3",
+        "lz-analyze 1e12",
+    ] {
+        assert!(ask(&mut e, bad).starts_with("? syntax error"), "{bad}");
+    }
+}
+
+/// A streaming `lz-analyze` reports again and again until the next command, which is then
+/// answered as usual; run through the `yomi-go-gtp` binary on real pipes.
+#[test]
+fn lz_analyze_streams_until_the_next_command() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_yomi-go-gtp"))
+        .args(["--agent", "mcts", "--size", "9"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    writeln!(stdin, "play b D4\n3 lz-analyze w 5").unwrap();
+    stdin.flush().unwrap();
+    let mut line = String::new();
+    let mut read = |line: &mut String| {
+        line.clear();
+        stdout.read_line(line).unwrap();
+        line.trim_end().to_string()
+    };
+    assert_eq!(read(&mut line), "=");
+    assert_eq!(read(&mut line), "");
+    assert_eq!(read(&mut line), "=3");
+    let mut visits = Vec::new();
+    while visits.len() < 3 {
+        let l = read(&mut line);
+        assert!(l.starts_with("info move "), "{l:?}");
+        let v: u64 = l.split(' ').nth(4).unwrap().parse().unwrap();
+        visits.push(v);
+    }
+    // The search grows between reports (one tree, kept between slices).
+    assert!(visits[2] > visits[0], "{visits:?}");
+    writeln!(stdin, "4 name").unwrap();
+    stdin.flush().unwrap();
+    // Reports already under way may come first; then the stream's end and the answer.
+    loop {
+        let l = read(&mut line);
+        if l.is_empty() {
+            break;
+        }
+        assert!(l.starts_with("info move "), "{l:?}");
+    }
+    assert_eq!(read(&mut line), "=4 yomi");
+    writeln!(stdin, "quit").unwrap();
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
 }

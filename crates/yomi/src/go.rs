@@ -196,7 +196,7 @@ pub fn run(args: GoArgs) -> anyhow::Result<()> {
             let mut engine = GtpEngine::new(cfg).map_err(|e| usage(e.to_string()))?;
             let stdin = std::io::stdin();
             let mut stdout = std::io::stdout().lock();
-            engine.run(BufReader::new(stdin.lock()), &mut stdout)?;
+            engine.run(BufReader::new(stdin), &mut stdout)?;
             stdout.flush()?;
             Ok(())
         }

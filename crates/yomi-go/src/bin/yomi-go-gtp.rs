@@ -3,7 +3,7 @@
 //! this binary exists so that `yomi-go`'s own tests (the match runner's) and scripts can
 //! run yomi as a GTP child process without building the CLI crate.
 
-use std::io::{stdin, stdout, BufWriter};
+use std::io::{stdin, stdout, BufReader, BufWriter};
 use std::process::ExitCode;
 
 use yomi_go::gtp::{GtpConfig, GtpEngine};
@@ -41,7 +41,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match engine.run(stdin().lock(), BufWriter::new(stdout().lock())) {
+    match engine.run(BufReader::new(stdin()), BufWriter::new(stdout().lock())) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("{e}");

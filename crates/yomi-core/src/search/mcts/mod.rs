@@ -250,7 +250,40 @@ where
     /// node, up to `max_len` moves (it stops at a simultaneous or unexpanded node).
     pub fn principal_variation(&self, max_len: usize) -> Vec<G::Move> {
         let mut pv = Vec::new();
-        let mut node = 0u32;
+        self.extend_line(0, &mut pv, max_len);
+        pv
+    }
+
+    /// The line starting with the root move `first` (sequential root only), followed by
+    /// the most visited continuation, up to `max_len` moves; empty when `first` is not a
+    /// root move of this tree.
+    pub fn principal_variation_from(&self, first: G::Move, max_len: usize) -> Vec<G::Move> {
+        let mut pv = Vec::new();
+        let sequential_root = self
+            .tree
+            .nodes
+            .first()
+            .is_some_and(|n| n.mover < SIMULTANEOUS);
+        if max_len == 0 || !sequential_root {
+            return pv;
+        }
+        let Some(i) = self
+            .tree
+            .edge_range(0)
+            .find(|&i| self.tree.moves[i] == first)
+        else {
+            return pv;
+        };
+        pv.push(first);
+        let child = self.tree.edges[i].child;
+        if child != NONE {
+            self.extend_line(child, &mut pv, max_len);
+        }
+        pv
+    }
+
+    /// Appends to `pv` the most visited line from `node`, until it holds `max_len` moves.
+    fn extend_line(&self, mut node: u32, pv: &mut Vec<G::Move>, max_len: usize) {
         while pv.len() < max_len {
             let Some(n) = self.tree.nodes.get(node as usize) else {
                 break;
@@ -272,7 +305,6 @@ where
                 break;
             }
         }
-        pv
     }
 
     /// Moves the root along the moves played from the current root state, keeping the
@@ -978,6 +1010,14 @@ where
         self.workers
             .first()
             .map_or_else(Vec::new, |w| w.principal_variation(max_len))
+    }
+
+    /// The line starting with the root move `first` in the first worker's tree (see
+    /// [`Worker::principal_variation_from`]).
+    pub fn principal_variation_from(&self, first: G::Move, max_len: usize) -> Vec<G::Move> {
+        self.workers
+            .first()
+            .map_or_else(Vec::new, |w| w.principal_variation_from(first, max_len))
     }
 
     /// Tells every worker about moves played from `before` (tree reuse).
