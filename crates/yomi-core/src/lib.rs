@@ -25,6 +25,7 @@ pub mod bits;
 pub mod encoding;
 pub mod entrant;
 pub mod game;
+pub mod gtp;
 pub mod journal;
 pub mod limits;
 pub mod notation;

@@ -28,10 +28,10 @@
 //! stones by Monte Carlo ownership ([`crate::score::dead_stones`]); `seki` lists are empty.
 
 use std::io::{BufRead, Read, Write};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
 use std::time::Instant;
 
-use yomi_core::limits::{read_input_line, InputLine, Zero};
+use yomi_core::gtp::{GtpCommand, GtpHandler, GtpInput};
+use yomi_core::limits::Zero;
 use yomi_core::registry::AgentRegistry;
 use yomi_core::search::mcts::{Mcts, MctsParams};
 use yomi_core::search::Budget;
@@ -44,10 +44,9 @@ use crate::score::{dead_stones, format_score, Count, Scoring};
 use crate::sgf::SgfGame;
 use crate::vertex::{Color, Vertex};
 
-/// Longest command line the engine reads, in bytes; a longer line is discarded up to its
-/// end and answered `? line longer than ...`, so a controller that never sends a newline
-/// cannot grow the engine's memory.
-pub const MAX_LINE: usize = 64 * 1024;
+/// Longest command line the engine reads, in bytes (the shared loop's,
+/// [`yomi_core::gtp::MAX_LINE`]).
+pub const MAX_LINE: usize = yomi_core::gtp::MAX_LINE;
 
 /// Largest file `loadsgf` reads, in bytes: a full 19x19 game with comments is a few tens
 /// of kilobytes.
@@ -60,14 +59,9 @@ pub const MAX_ANALYZE_ITERATIONS: u64 = 1_000_000;
 /// Longest `yomi-analyze` search; it answers with what it has when the time is up.
 pub const MAX_ANALYZE_TIME: std::time::Duration = std::time::Duration::from_secs(30);
 
-/// The commands this engine knows, as `list_commands` prints them.
+/// The engine's own commands, as `list_commands` prints them after GTP's administrative
+/// ones ([`yomi_core::gtp::ADMIN_COMMANDS`]).
 pub const COMMANDS: &[&str] = &[
-    "protocol_version",
-    "name",
-    "version",
-    "known_command",
-    "list_commands",
-    "quit",
     "boardsize",
     "clear_board",
     "komi",
@@ -249,55 +243,19 @@ impl GtpEngine {
         self.quit
     }
 
-    /// Answers commands from `input` until `quit` or the end of input. The input is read
-    /// on a thread of its own (left blocked on `input` after `quit`), so that `lz-analyze`
-    /// and `kata-analyze` stream reports until the next command arrives.
+    /// Answers commands from `input` until `quit` or the end of input, on the shared GTP
+    /// loop ([`yomi_core::gtp::run`]): the input is read on a thread of its own (left
+    /// blocked on `input` after `quit`), so that `lz-analyze` and `kata-analyze` stream
+    /// reports until the next command arrives.
     ///
     /// # Errors
     /// Only I/O errors of `input` or `output`, and failing to start the reading thread.
     pub fn run<R: BufRead + Send + 'static, W: Write>(
         &mut self,
         input: R,
-        mut output: W,
+        output: W,
     ) -> std::io::Result<()> {
-        let lines = spawn_reader(input)?;
-        let mut next: Option<InputLine> = None;
-        while !self.quit {
-            let line = match next.take() {
-                Some(line) => line,
-                None => match lines.recv() {
-                    Ok(line) => line?,
-                    Err(_) => break, // end of input
-                },
-            };
-            let text = match line {
-                InputLine::Text(text) => text,
-                // The line's id is lost with it, so the error goes without one.
-                InputLine::TooLong => {
-                    output.write_all(
-                        format!("? line longer than {MAX_LINE} bytes ignored\n\n").as_bytes(),
-                    )?;
-                    output.flush()?;
-                    continue;
-                }
-            };
-            // A valid streaming request streams here; anything else, a malformed request
-            // included, is answered by `handle_line`.
-            if let Some(cmd) = Command::parse(&text) {
-                if let Some(req) = self.stream_request(&cmd) {
-                    match self.stream_analysis(&cmd.id, &req, &lines, &mut output)? {
-                        Some(line) => next = Some(line),
-                        None => break,
-                    }
-                    continue;
-                }
-            }
-            if let Some(resp) = self.handle_line(&text) {
-                output.write_all(resp.as_bytes())?;
-                output.flush()?;
-            }
-        }
-        Ok(())
+        yomi_core::gtp::run(self, input, output)
     }
 
     /// Answers one line: `None` for empty and comment lines, otherwise the full response
@@ -305,33 +263,15 @@ impl GtpEngine {
     /// `kata-analyze` answer with one report, after searching for their interval (one
     /// second without one).
     pub fn handle_line(&mut self, raw: &str) -> Option<String> {
-        let cmd = Command::parse(raw)?;
-        let args: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
-        let id = &cmd.id;
-        if let Some(dialect) = analyze_dialect(&cmd.name) {
-            return Some(match self.analyze_once(dialect, &args) {
-                Ok(report) => format!("={id}\n{report}\n\n"),
-                Err(e) => format!("?{id} {e}\n\n"),
-            });
-        }
-        let result = if cmd.name.is_empty() {
-            Err("missing command".to_string())
-        } else {
-            self.execute(&cmd.name, &args)
-        };
-        Some(match result {
-            Ok(s) if s.is_empty() => format!("={id}\n\n"),
-            Ok(s) => format!("={id} {s}\n\n"),
-            Err(e) => format!("?{id} {e}\n\n"),
-        })
+        let cmd = GtpCommand::parse(raw)?;
+        Some(yomi_core::gtp::answer(self, &cmd).0)
     }
 
     /// The request of a streaming analysis command that is valid in the current position;
-    /// `None` for other commands and invalid requests (which `handle_line` answers).
-    fn stream_request(&self, cmd: &Command) -> Option<AnalyzeRequest> {
+    /// `None` for other commands and invalid requests (which `execute` answers).
+    fn stream_request(&self, cmd: &GtpCommand) -> Option<AnalyzeRequest> {
         let dialect = analyze_dialect(&cmd.name)?;
-        let args: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
-        let req = AnalyzeRequest::parse(dialect, &args).ok()?;
+        let req = AnalyzeRequest::parse(dialect, &cmd.arg_strs()).ok()?;
         self.analysed_state(req.color).ok()?;
         Some(req)
     }
@@ -422,95 +362,71 @@ impl GtpEngine {
     }
 
     /// Streams reports for `req` (answered `=id`, then one `info` line per interval) until
-    /// the next line of input arrives, which is returned to be answered next (`None`: the
-    /// input ended). The response ends with an empty line; a stream stopped before its first
-    /// interval, or without an interval, ends with one report. The search stops growing at
-    /// [`MAX_ANALYZE_ITERATIONS`] iterations (the tree's memory) and waits for input.
-    fn stream_analysis<W: Write>(
+    /// the next line of input or its end arrives. The response ends with an empty line; a
+    /// stream stopped before its first interval, or without an interval, ends with one
+    /// report. The search stops growing at [`MAX_ANALYZE_ITERATIONS`] iterations (the
+    /// tree's memory) and then only waits for input.
+    fn stream_analysis(
         &mut self,
         id: &str,
         req: &AnalyzeRequest,
-        lines: &Receiver<std::io::Result<InputLine>>,
-        out: &mut W,
-    ) -> std::io::Result<Option<InputLine>> {
+        input: &mut GtpInput,
+        out: &mut dyn Write,
+    ) -> std::io::Result<()> {
         out.write_all(format!("={id}\n").as_bytes())?;
         out.flush()?;
-        let Ok(state) = self.analysed_state(req.color) else {
-            out.write_all(b"\n")?;
-            return Ok(None);
-        };
-        let slice = req.interval.map_or(ANALYZE_POLL, |i| i.min(ANALYZE_POLL));
-        let mut searched = 0u64;
-        let mut latest: Option<Analysis<Vertex>> = None;
-        let mut last_report = Instant::now();
-        let mut reported = false;
-        let stop = loop {
-            if searched < MAX_ANALYZE_ITERATIONS {
-                let budget = Budget {
-                    iterations: Some(MAX_ANALYZE_ITERATIONS - searched),
-                    time: Some(slice),
-                };
-                let a = self.analysis(&state, budget);
-                // An analysis that runs no iteration (no search at all) ends the search.
-                searched = if a.iterations == 0 {
-                    MAX_ANALYZE_ITERATIONS
+        if let Ok(state) = self.analysed_state(req.color) {
+            let slice = req.interval.map_or(ANALYZE_POLL, |i| i.min(ANALYZE_POLL));
+            let mut searched = 0u64;
+            let mut latest: Option<Analysis<Vertex>> = None;
+            let mut last_report = Instant::now();
+            let mut reported = false;
+            loop {
+                if searched < MAX_ANALYZE_ITERATIONS {
+                    let budget = Budget {
+                        iterations: Some(MAX_ANALYZE_ITERATIONS - searched),
+                        time: Some(slice),
+                    };
+                    let a = self.analysis(&state, budget);
+                    // An analysis that runs no iteration (no search at all) ends the search.
+                    searched = if a.iterations == 0 {
+                        MAX_ANALYZE_ITERATIONS
+                    } else {
+                        searched + a.iterations
+                    };
+                    latest = Some(a);
+                }
+                if let (Some(interval), Some(a)) = (req.interval, &latest) {
+                    if last_report.elapsed() >= interval {
+                        let line = self.report(req, &state, a);
+                        out.write_all(format!("{line}\n").as_bytes())?;
+                        out.flush()?;
+                        last_report = Instant::now();
+                        reported = true;
+                    }
+                }
+                let wait = if searched >= MAX_ANALYZE_ITERATIONS {
+                    ANALYZE_POLL
                 } else {
-                    searched + a.iterations
+                    std::time::Duration::ZERO
                 };
-                latest = Some(a);
-            }
-            if let (Some(interval), Some(a)) = (req.interval, &latest) {
-                if last_report.elapsed() >= interval {
-                    let line = self.report(req, &state, a);
-                    out.write_all(format!("{line}\n").as_bytes())?;
-                    out.flush()?;
-                    last_report = Instant::now();
-                    reported = true;
+                if input.arrived(wait)? {
+                    break;
                 }
             }
-            let input = if searched >= MAX_ANALYZE_ITERATIONS {
-                lines.recv_timeout(ANALYZE_POLL).map_err(|e| match e {
-                    RecvTimeoutError::Timeout => TryRecvError::Empty,
-                    RecvTimeoutError::Disconnected => TryRecvError::Disconnected,
-                })
-            } else {
-                lines.try_recv()
-            };
-            match input {
-                Ok(line) => break Some(line?),
-                Err(TryRecvError::Empty) => {}
-                Err(TryRecvError::Disconnected) => break None,
-            }
-        };
-        if !reported {
-            if let Some(a) = &latest {
-                let line = self.report(req, &state, a);
-                out.write_all(format!("{line}\n").as_bytes())?;
+            if !reported {
+                if let Some(a) = &latest {
+                    let line = self.report(req, &state, a);
+                    out.write_all(format!("{line}\n").as_bytes())?;
+                }
             }
         }
         out.write_all(b"\n")?;
-        out.flush()?;
-        Ok(stop)
+        out.flush()
     }
 
     fn execute(&mut self, cmd: &str, args: &[&str]) -> Result<String, String> {
         match cmd {
-            "protocol_version" => ok("2"),
-            "name" => ok("yomi"),
-            "version" => ok(env!("CARGO_PKG_VERSION")),
-            "known_command" => {
-                let c = args.first().ok_or("known_command needs a command name")?;
-                ok(if COMMANDS.contains(c) {
-                    "true"
-                } else {
-                    "false"
-                })
-            }
-            "list_commands" => ok(COMMANDS.join("\n")),
-            "quit" => {
-                self.quit = true;
-                ok("")
-            }
             "boardsize" => {
                 let n: usize = args
                     .first()
@@ -674,6 +590,8 @@ impl GtpEngine {
                 ok(lines.join("\n"))
             }
             "gogui-analyze_commands" => ok(GOGUI_ANALYZE_COMMANDS),
+            "lz-analyze" => self.analyze_once(Dialect::Leela, args),
+            "kata-analyze" => self.analyze_once(Dialect::Kata, args),
             _ => Err("unknown command".into()),
         }
     }
@@ -798,43 +716,6 @@ impl GtpEngine {
     }
 }
 
-/// A command line after GTP's preprocessing: its id (empty when none), name and arguments.
-struct Command {
-    id: String,
-    name: String,
-    args: Vec<String>,
-}
-
-impl Command {
-    /// `None` for empty and comment lines.
-    fn parse(raw: &str) -> Option<Command> {
-        // GTP preprocessing: drop control characters but HT/LF, HT to space, cut comments.
-        let mut line: String = raw
-            .chars()
-            .filter(|&c| c == '\t' || c == '\n' || !c.is_control())
-            .map(|c| if c == '\t' { ' ' } else { c })
-            .collect();
-        if let Some(i) = line.find('#') {
-            line.truncate(i);
-        }
-        let mut words = line.split_whitespace();
-        let first = words.next()?;
-        let (id, name) = if first.bytes().all(|b| b.is_ascii_digit()) {
-            (
-                first.to_string(),
-                words.next().unwrap_or_default().to_string(),
-            )
-        } else {
-            (String::new(), first.to_string())
-        };
-        Some(Command {
-            id,
-            name,
-            args: words.map(str::to_string).collect(),
-        })
-    }
-}
-
 /// The dialect of an analysis command, `None` for other commands.
 fn analyze_dialect(name: &str) -> Option<Dialect> {
     match name {
@@ -844,28 +725,33 @@ fn analyze_dialect(name: &str) -> Option<Dialect> {
     }
 }
 
-/// Lines of `input` on a channel, read by a thread of its own; the channel closes at the
-/// end of input (after an I/O error, which is sent first). The channel holds a few lines,
-/// so a controller that floods the engine waits instead of growing its memory.
-fn spawn_reader<R: BufRead + Send + 'static>(
-    mut input: R,
-) -> std::io::Result<Receiver<std::io::Result<InputLine>>> {
-    let (tx, rx) = mpsc::sync_channel(16);
-    std::thread::Builder::new()
-        .name("gtp-input".into())
-        .spawn(move || loop {
-            match read_input_line(&mut input, MAX_LINE) {
-                Ok(Some(line)) => {
-                    if tx.send(Ok(line)).is_err() {
-                        break;
-                    }
-                }
-                Ok(None) => break,
-                Err(e) => {
-                    let _ = tx.send(Err(e));
-                    break;
-                }
-            }
-        })?;
-    Ok(rx)
+impl GtpHandler for GtpEngine {
+    fn version(&self) -> String {
+        env!("CARGO_PKG_VERSION").into()
+    }
+
+    fn commands(&self) -> Vec<&'static str> {
+        COMMANDS.to_vec()
+    }
+
+    fn execute(&mut self, name: &str, args: &[&str]) -> Result<String, String> {
+        GtpEngine::execute(self, name, args)
+    }
+
+    fn quit(&mut self) {
+        self.quit = true;
+    }
+
+    fn stream(
+        &mut self,
+        cmd: &GtpCommand,
+        input: &mut GtpInput,
+        out: &mut dyn Write,
+    ) -> std::io::Result<bool> {
+        let Some(req) = self.stream_request(cmd) else {
+            return Ok(false);
+        };
+        self.stream_analysis(&cmd.id, &req, input, out)?;
+        Ok(true)
+    }
 }

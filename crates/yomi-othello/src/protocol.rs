@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 // The line reader is shared with Go's GTP engine; re-exported here where it was first.
 pub use crate::ggf::parse_ggf;
+use yomi_core::gtp::GtpHandler;
 pub use yomi_core::limits::{read_input_line, InputLine};
 use yomi_core::search::alphabeta::AlphaBeta;
 use yomi_core::search::Budget;
@@ -43,7 +44,7 @@ pub struct Choice {
 
 /// Longest input line the protocols accept, in bytes; longer lines are discarded and
 /// answered with an error.
-pub const MAX_LINE: usize = 64 * 1024;
+pub const MAX_LINE: usize = yomi_core::gtp::MAX_LINE;
 
 /// The default [`Engine::move_time`].
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
@@ -338,14 +339,9 @@ pub fn run_nboard_with<R: BufRead, W: Write>(
     Ok(())
 }
 
-/// The GTP commands [`run_gtp`] knows.
+/// The engine's own GTP commands (after the shared loop's administrative ones,
+/// [`yomi_core::gtp::ADMIN_COMMANDS`]).
 pub const GTP_COMMANDS: &[&str] = &[
-    "protocol_version",
-    "name",
-    "version",
-    "known_command",
-    "list_commands",
-    "quit",
     "boardsize",
     "clear_board",
     "komi",
@@ -365,12 +361,13 @@ fn gtp_color(text: &str) -> Option<Player> {
     }
 }
 
-/// Runs GTP (version 2, Othello moves `a1`..`h8` and `pass`) until `quit` or end of input.
+/// Runs GTP (version 2, Othello moves `a1`..`h8` and `pass`) until `quit` or end of input,
+/// on the shared GTP loop ([`yomi_core::gtp::run`]: input read on a thread of its own).
 /// `set_position <64 squares> <X|O>` is an extension that sets a position.
 ///
 /// # Errors
 /// Only i/o errors; bad commands get `? …` replies.
-pub fn run_gtp<R: BufRead, W: Write>(input: R, output: W) -> io::Result<()> {
+pub fn run_gtp<R: BufRead + Send + 'static, W: Write>(input: R, output: W) -> io::Result<()> {
     run_gtp_with(Engine::new(), input, output)
 }
 
@@ -378,48 +375,31 @@ pub fn run_gtp<R: BufRead, W: Write>(input: R, output: W) -> io::Result<()> {
 ///
 /// # Errors
 /// Only i/o errors; bad commands get `? …` replies.
-pub fn run_gtp_with<R: BufRead, W: Write>(
-    mut engine: Engine,
-    mut input: R,
-    mut output: W,
+pub fn run_gtp_with<R: BufRead + Send + 'static, W: Write>(
+    engine: Engine,
+    input: R,
+    output: W,
 ) -> io::Result<()> {
-    while let Some(line) = read_input_line(&mut input, MAX_LINE)? {
-        let InputLine::Text(line) = line else {
-            write!(output, "? line longer than {MAX_LINE} bytes ignored\n\n")?;
-            output.flush()?;
-            continue;
-        };
-        // GTP preprocessing: control characters but HT and LF dropped, HT to space.
-        let line: String = line
-            .chars()
-            .filter(|&c| c == '\t' || !c.is_control())
-            .map(|c| if c == '\t' { ' ' } else { c })
-            .collect();
-        let line = line.split('#').next().unwrap_or("").trim().to_string();
-        if line.is_empty() {
-            continue;
-        }
-        let mut words = line.split_whitespace();
-        let first = words.next().unwrap_or("");
-        let (id, cmd) = if first.chars().all(|c| c.is_ascii_digit()) {
-            (first.to_string(), words.next().unwrap_or("").to_string())
-        } else {
-            (String::new(), first.to_string())
-        };
-        let args: Vec<&str> = words.collect();
-        let reply: Result<String, String> = match cmd.as_str() {
-            "protocol_version" => Ok("2".into()),
-            "name" => Ok("yomi".into()),
-            "version" => Ok(env!("CARGO_PKG_VERSION").into()),
-            "known_command" => Ok(GTP_COMMANDS
-                .contains(&args.first().copied().unwrap_or(""))
-                .to_string()),
-            "list_commands" => Ok(GTP_COMMANDS.join("\n")),
-            "quit" => {
-                write!(output, "={id}\n\n")?;
-                output.flush()?;
-                return Ok(());
-            }
+    yomi_core::gtp::run(&mut GtpOthello { engine }, input, output)
+}
+
+/// [`Engine`] on the shared GTP loop.
+struct GtpOthello {
+    engine: Engine,
+}
+
+impl GtpHandler for GtpOthello {
+    fn version(&self) -> String {
+        env!("CARGO_PKG_VERSION").into()
+    }
+
+    fn commands(&self) -> Vec<&'static str> {
+        GTP_COMMANDS.to_vec()
+    }
+
+    fn execute(&mut self, name: &str, args: &[&str]) -> Result<String, String> {
+        let engine = &mut self.engine;
+        match name {
             "boardsize" => match args.first().map(|a| a.parse::<u32>()) {
                 Some(Ok(8)) => Ok(String::new()),
                 _ => Err("unacceptable size (only 8)".into()),
@@ -461,8 +441,7 @@ pub fn run_gtp_with<R: BufRead, W: Write>(
                             let _ = engine.play(Move::PASS);
                         } else {
                             // The asked colour is not to move: it passes.
-                            return_pass(&mut output, &id)?;
-                            continue;
+                            return Ok("pass".into());
                         }
                     }
                     match engine.choose() {
@@ -499,20 +478,7 @@ pub fn run_gtp_with<R: BufRead, W: Write>(
                 }
                 Err(e) => Err(format!("invalid position: {e}")),
             },
-            "" => Err("empty command".into()),
             other => Err(format!("unknown command {other}")),
-        };
-        match reply {
-            Ok(text) if text.is_empty() => write!(output, "={id}\n\n")?,
-            Ok(text) => write!(output, "={id} {text}\n\n")?,
-            Err(e) => write!(output, "?{id} {e}\n\n")?,
         }
-        output.flush()?;
     }
-    Ok(())
-}
-
-fn return_pass<W: Write>(output: &mut W, id: &str) -> io::Result<()> {
-    write!(output, "={id} pass\n\n")?;
-    output.flush()
 }

@@ -11,7 +11,7 @@ fn nboard(script: &str) -> String {
 
 fn gtp(script: &str) -> String {
     let mut out = Vec::new();
-    run_gtp(script.as_bytes(), &mut out).unwrap();
+    run_gtp(std::io::Cursor::new(script.to_string()), &mut out).unwrap();
     String::from_utf8(out).unwrap()
 }
 
@@ -111,7 +111,7 @@ fn nboard_bytes(script: &[u8]) -> String {
 
 fn gtp_bytes(script: &[u8]) -> String {
     let mut out = Vec::new();
-    run_gtp(script, &mut out).unwrap();
+    run_gtp(std::io::Cursor::new(script.to_vec()), &mut out).unwrap();
     String::from_utf8(out).unwrap()
 }
 

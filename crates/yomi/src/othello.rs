@@ -316,9 +316,8 @@ pub fn run(args: OthelloArgs) -> anyhow::Result<()> {
         }
         OthelloCommand::Gtp { move_time } => {
             let engine = engine_with(move_time)?;
-            let stdin = std::io::stdin();
             let mut stdout = std::io::stdout().lock();
-            run_gtp_with(engine, BufReader::new(stdin.lock()), &mut stdout)?;
+            run_gtp_with(engine, BufReader::new(std::io::stdin()), &mut stdout)?;
             stdout.flush()?;
         }
         OthelloCommand::Train {
