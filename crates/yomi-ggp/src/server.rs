@@ -13,8 +13,12 @@
 //! - the head: hyper reads at most `max_header_bytes` of request line and headers (`431`
 //!   beyond), within `header_timeout` of connecting;
 //! - the body must arrive within `body_timeout` (`408` otherwise);
-//! - at most `max_connections` connections at once; beyond that a new connection is closed
-//!   at once (the others are each bounded in time by the timeouts and the clocks);
+//! - at most `max_connections` connections at once. When all places are taken, a new
+//!   connection takes the place of the oldest one that has not yet sent a whole request
+//!   head (which is closed): idle or dribbling clients cannot lock the game host out until
+//!   their header timeout. Only when every place holds a request being answered is the new
+//!   connection closed at once (each of those is bounded in time by the body timeout and
+//!   the clocks);
 //! - a connection lives at most the header and body timeouts plus the largest clock plus a
 //!   minute, whatever the client does.
 //!
@@ -22,6 +26,7 @@
 //! compile and searches run on threads of their own ([`crate::player`]).
 
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -32,7 +37,7 @@ use axum::http::{header, HeaderValue, Method, Response, StatusCode};
 use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
-use tokio::sync::{Notify, Semaphore};
+use tokio::sync::Notify;
 
 use crate::player::{GgpPlayer, PlayerConfig, Reply};
 
@@ -131,9 +136,86 @@ impl PlayerServer {
     }
 }
 
+/// The connections held, and which of them are still waiting for their request head
+/// (oldest first): those may be closed to make room for a new one.
+struct Places {
+    limit: usize,
+    state: std::sync::Mutex<PlacesState>,
+}
+
+#[derive(Default)]
+struct PlacesState {
+    held: usize,
+    next_id: u64,
+    /// Connection id, its task, and the flag that hands its place over when evicted.
+    waiting: std::collections::VecDeque<(u64, tokio::task::AbortHandle, Arc<AtomicBool>)>,
+}
+
+/// A connection's hold on a place: given back when its task ends (or is aborted), unless
+/// the place went to the connection that evicted it.
+struct Place {
+    places: Arc<Places>,
+    id: u64,
+    evicted: Arc<AtomicBool>,
+}
+
+impl Places {
+    fn lock(&self) -> std::sync::MutexGuard<'_, PlacesState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A place for a new connection: a free one, or that of the oldest connection still
+    /// waiting for its head (aborted here, its place handed over); `None` when every place
+    /// holds a request being answered.
+    fn take(&self) -> Option<(u64, Arc<AtomicBool>)> {
+        let mut st = self.lock();
+        if st.held >= self.limit {
+            loop {
+                let (_, victim, evicted) = st.waiting.pop_front()?;
+                // A task that ended before it was registered gave its place back already.
+                if victim.is_finished() {
+                    continue;
+                }
+                // Set under the lock, which the victim's `Place::drop` takes: its place is
+                // handed over, not given back.
+                evicted.store(true, Ordering::SeqCst);
+                victim.abort();
+                break;
+            }
+        } else {
+            st.held += 1;
+        }
+        st.next_id += 1;
+        Some((st.next_id, Arc::new(AtomicBool::new(false))))
+    }
+
+    /// Registers the task of connection `id` as waiting for its head.
+    fn waiting(&self, id: u64, task: tokio::task::AbortHandle, evicted: Arc<AtomicBool>) {
+        self.lock().waiting.push_back((id, task, evicted));
+    }
+
+    /// Connection `id` sent a whole request head: no longer evictable.
+    fn started(&self, id: u64) {
+        self.lock().waiting.retain(|(i, _, _)| *i != id);
+    }
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        let mut st = self.places.lock();
+        st.waiting.retain(|(i, _, _)| *i != self.id);
+        if !self.evicted.load(Ordering::SeqCst) {
+            st.held -= 1;
+        }
+    }
+}
+
 async fn serve(listener: tokio::net::TcpListener, ctx: Ctx, stop: Arc<Notify>) {
     let config = ctx.player.config().clone();
-    let places = Arc::new(Semaphore::new(config.max_connections.max(1)));
+    let places = Arc::new(Places {
+        limit: config.max_connections.max(1),
+        state: std::sync::Mutex::new(PlacesState::default()),
+    });
     let router = Router::new().fallback(handle).with_state(ctx);
     let lifetime = config.header_timeout
         + config.body_timeout
@@ -152,21 +234,34 @@ async fn serve(listener: tokio::net::TcpListener, ctx: Ctx, stop: Arc<Notify>) {
                 continue;
             }
         };
-        let Ok(place) = places.clone().try_acquire_owned() else {
-            drop(stream); // full: closed at once
+        let Some((id, evicted)) = places.take() else {
+            drop(stream); // every place answering a request: closed at once
             continue;
         };
-        let service = TowerToHyperService::new(router.clone());
+        let inner = TowerToHyperService::new(router.clone());
+        let marker = places.clone();
+        let service = hyper::service::service_fn(move |req| {
+            marker.started(id);
+            hyper::service::Service::call(&inner, req)
+        });
         let mut http = hyper::server::conn::http1::Builder::new();
         http.timer(TokioTimer::new())
             .header_read_timeout(config.header_timeout)
             .max_buf_size(config.max_header_bytes.max(8192))
             .keep_alive(false);
         let conn = http.serve_connection(TokioIo::new(stream), service);
-        tokio::spawn(async move {
+        let place = Place {
+            places: places.clone(),
+            id,
+            evicted: evicted.clone(),
+        };
+        // Registered after the spawn (the abort handle comes from it): a task that ends
+        // first leaves a finished entry, which `take` skips.
+        let task = tokio::spawn(async move {
             let _place = place;
             let _ = tokio::time::timeout(lifetime, conn).await;
         });
+        places.waiting(id, task.abort_handle(), evicted);
     }
 }
 

@@ -164,30 +164,68 @@ fn idle_and_slow_partial_requests_do_not_block_the_player() {
     info_ok(&p.addr);
 }
 
+/// Issue 15: idle connections held every place until their header timeout (10 s by
+/// default), so 256 of them locked the game host out and its PLAYs went unanswered. A new
+/// connection now takes the place of the oldest one still waiting for its request head.
 #[test]
-fn connections_beyond_the_bound_are_refused_and_the_rest_served() {
+fn idle_connections_give_their_places_to_new_ones() {
+    let p = serve(PlayerConfig {
+        header_timeout: Duration::from_secs(30),
+        ..PlayerConfig::default()
+    });
+    // Every one of the default 256 places taken: half by silent connections, half by
+    // connections dribbling a request head.
+    let mut idle = Vec::new();
+    for i in 0..256 {
+        let mut s = TcpStream::connect(&p.addr).unwrap();
+        if i % 2 == 1 {
+            s.write_all(b"POST / HTTP/1.1\r\n").unwrap();
+        }
+        idle.push(s);
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    // The host is served at once, again and again, long before the header timeout.
+    let t = Instant::now();
+    for _ in 0..5 {
+        info_ok(&p.addr);
+    }
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+    // The oldest idle ones were closed to make room.
+    idle[0]
+        .set_read_timeout(Some(Duration::from_secs(2)))
+        .unwrap();
+    let mut buf = [0u8; 16];
+    assert!(matches!(idle[0].read(&mut buf), Ok(0) | Err(_)));
+    drop(idle);
+}
+
+#[test]
+fn connections_beyond_the_bound_are_refused_when_every_place_is_answering() {
     let p = serve(PlayerConfig {
         max_connections: 8,
         ..quick_config()
     });
-    let mut idle = Vec::new();
+    // Eight requests whose heads are in and whose bodies never come: each is being
+    // answered (until the 1 s body timeout), so none gives its place away.
+    let mut busy = Vec::new();
     for _ in 0..8 {
         let mut s = TcpStream::connect(&p.addr).unwrap();
-        s.write_all(b"POST / HTTP/1.1\r\n").unwrap();
-        idle.push(s);
+        s.write_all(b"POST / HTTP/1.1\r\nContent-Length: 100\r\n\r\n(inf")
+            .unwrap();
+        busy.push(s);
     }
-    std::thread::sleep(Duration::from_millis(100));
-    // The ninth is closed at once rather than queued behind the idle ones.
+    std::thread::sleep(Duration::from_millis(200));
+    // The ninth is closed at once rather than queued behind them.
     let r = raw(
         &p.addr,
         b"POST / HTTP/1.0\r\nContent-Length: 6\r\n\r\n(info)",
         Duration::from_secs(3),
     );
     assert!(!r.contains("200 OK"), "{r:?}");
-    // Once the idle ones time out, requests are served again.
+    // Once their bodies time out, requests are served again.
     std::thread::sleep(Duration::from_millis(1500));
     info_ok(&p.addr);
-    drop(idle);
+    drop(busy);
 }
 
 #[test]

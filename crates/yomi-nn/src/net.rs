@@ -122,7 +122,47 @@ impl NetSpec {
                 "network size {c:?} is unreasonably large"
             )));
         }
-        Ok(())
+        check_weight_count("network", self.weight_count())
+    }
+}
+
+impl ModuleSpec for NetSpec {
+    fn weight_count(&self) -> Option<u64> {
+        let c = &self.config;
+        let f = c.filters as u64;
+        let cells = (self.height as u64).checked_mul(self.width as u64)?;
+        let terms = [
+            (self.channels as u64).checked_mul(f)?.checked_mul(9)?, // stem
+            (c.blocks as u64).checked_mul(f.checked_mul(f)?.checked_mul(18)?)?, // tower
+            cells.checked_mul(2)?.checked_mul(self.policy_size as u64)?, // policy head
+            cells.checked_mul(c.value_hidden as u64)?,              // value head
+        ];
+        terms.iter().try_fold(0u64, |a, &t| a.checked_add(t))
+    }
+}
+
+/// Most weights a network may have (1 GiB of `f32`): far above any network yomi trains
+/// (the Geister paper's 128 filters × 8 blocks have about 2.4 M), and a bound on what a
+/// hostile weights file or config can make the loader allocate.
+pub const MAX_WEIGHTS: u64 = 1 << 28;
+
+/// A network's shape, as stored in a weights file's header.
+pub(crate) trait ModuleSpec {
+    /// The number of weights in the convolution and linear layers (biases and
+    /// normalisation parameters left out), `None` when it overflows `u64`.
+    fn weight_count(&self) -> Option<u64>;
+}
+
+/// `Err` when `count` (of a `what`) is unknown (overflow) or above [`MAX_WEIGHTS`].
+pub(crate) fn check_weight_count(what: &str, count: Option<u64>) -> Result<(), NnError> {
+    match count {
+        Some(n) if n <= MAX_WEIGHTS => Ok(()),
+        Some(n) => Err(NnError::Config(format!(
+            "{what} of {n} weights is larger than the limit of {MAX_WEIGHTS}"
+        ))),
+        None => Err(NnError::Config(format!(
+            "{what} size overflows: its dimensions are unreasonably large"
+        ))),
     }
 }
 
@@ -381,7 +421,7 @@ pub(crate) fn pack_module<S: serde::Serialize, M: Module>(
 
 /// Reads what [`pack_module`] wrote: checks `magic` (`what` names the file kind in the
 /// error) and `version`, builds the module from the spec with `build`, and loads the record.
-pub(crate) fn unpack_module<S: serde::de::DeserializeOwned, M: Module>(
+pub(crate) fn unpack_module<S: serde::de::DeserializeOwned + ModuleSpec, M: Module>(
     bytes: &[u8],
     magic: &[u8; 8],
     version: u32,
@@ -406,6 +446,20 @@ pub(crate) fn unpack_module<S: serde::de::DeserializeOwned, M: Module>(
         .ok_or_else(|| NnError::Format("truncated header".into()))?;
     let spec: S =
         serde_json::from_slice(header).map_err(|e| NnError::Format(format!("bad header: {e}")))?;
+    // The network is built (allocated) before its record is read: a header claiming a huge
+    // network over a small record must fail here, not in the allocator. Every weight takes
+    // at least two bytes in the record (f16; yomi writes f32).
+    let weights = spec.weight_count();
+    check_weight_count(what, weights)?;
+    let record_len = (bytes.len() - 16 - len) as u64;
+    let needed = weights.unwrap_or(u64::MAX).saturating_mul(2);
+    if record_len < needed {
+        return Err(NnError::Format(format!(
+            "the {what} file's record holds {record_len} bytes, but its header describes a \
+             network of {} weights (at least {needed} bytes)",
+            weights.unwrap_or(u64::MAX)
+        )));
+    }
     let module = build(&spec)?;
     let record =
         burn::store::ModuleRecord::from_bytes(Bytes::from_bytes_vec(bytes[16 + len..].to_vec()))

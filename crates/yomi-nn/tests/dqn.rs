@@ -201,3 +201,25 @@ fn geister_mini_shapes_fit_the_paper() {
         (3, 5, 5, 64)
     );
 }
+
+/// Issue 15: as for the dual network, a Q-network file whose header describes more weights
+/// than the limit or than its record holds is refused before anything is allocated.
+#[test]
+fn q_network_headers_describing_huge_networks_are_refused() {
+    let device = burn::tensor::Device::flex();
+    for header in [
+        r#"{"config":{"filters":[4096,4096,4096]},"channels":65536,"height":65536,"width":65536,"policy_size":65536}"#,
+        r#"{"config":{"filters":[64,64,64]},"channels":3,"height":100,"width":100,"policy_size":10000}"#,
+    ] {
+        let mut b = b"YOMIDQN\x01".to_vec();
+        b.extend_from_slice(&1u32.to_le_bytes());
+        b.extend_from_slice(&(header.len() as u32).to_le_bytes());
+        b.extend_from_slice(header.as_bytes());
+        b.extend_from_slice(&[0u8; 64]);
+        match QNet::from_bytes(&b, &device) {
+            Err(NnError::Config(_)) | Err(NnError::Format(_)) => {}
+            Err(e) => panic!("{header}: unexpected error {e}"),
+            Ok(_) => panic!("{header}: loaded"),
+        }
+    }
+}

@@ -579,3 +579,51 @@ fn chunked_self_play_from_network_bytes_trains_exactly_as_local_self_play() {
     assert!(matches!(err, NnError::Mismatch(_)), "{err}");
     assert!(self_play_chunk(&game, &tiny_config(1), b"junk", 5, &[0]).is_err());
 }
+
+/// Issue 15: a weights file's header fixes the network that is built (allocated) before
+/// the record is read, so a header describing a huge network over a few bytes of record
+/// made the loader try to allocate terabytes. Such files are now errors, found before any
+/// allocation; so are configs of networks over the weight limit.
+#[test]
+fn weights_headers_describing_huge_networks_are_refused_before_allocating() {
+    let dev = Device::flex();
+    let file = |header: &str, record: &[u8]| {
+        let mut b = b"YOMINN\x00\x01".to_vec();
+        b.extend_from_slice(&1u32.to_le_bytes());
+        b.extend_from_slice(&(header.len() as u32).to_le_bytes());
+        b.extend_from_slice(header.as_bytes());
+        b.extend_from_slice(record);
+        b
+    };
+    let cases = [
+        // The tower limits alone allow 256 blocks of 4096 filters: 77 G weights.
+        r#"{"config":{"filters":4096,"blocks":256,"value_hidden":64},"channels":3,"height":3,"width":3,"policy_size":9}"#,
+        // Board dimensions without a limit: the heads' products overflow.
+        r#"{"config":{"filters":8,"blocks":1,"value_hidden":65536},"channels":3,"height":4294967296,"width":4294967296,"policy_size":9}"#,
+        // Within the weight limit, but far more than the record holds.
+        r#"{"config":{"filters":256,"blocks":20,"value_hidden":64},"channels":3,"height":9,"width":9,"policy_size":82}"#,
+    ];
+    for header in cases {
+        let t0 = std::time::Instant::now();
+        match DualNet::from_bytes(&file(header, &[0u8; 64]), &dev) {
+            Err(NnError::Config(m)) | Err(NnError::Format(m)) => {
+                assert!(m.contains("weights") || m.contains("large"), "{m}")
+            }
+            Err(e) => panic!("{header}: unexpected error {e}"),
+            Ok(_) => panic!("{header}: loaded"),
+        }
+        assert!(t0.elapsed() < std::time::Duration::from_secs(2), "{header}");
+    }
+    let spec = NetSpec {
+        config: NetConfig {
+            filters: 4096,
+            blocks: 256,
+            value_hidden: 64,
+        },
+        channels: 3,
+        height: 3,
+        width: 3,
+        policy_size: 9,
+    };
+    assert!(matches!(DualNet::new(&spec, &dev), Err(NnError::Config(_))));
+}

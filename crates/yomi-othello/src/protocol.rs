@@ -23,7 +23,8 @@ use yomi_core::gtp::GtpHandler;
 pub use yomi_core::limits::{read_input_line, InputLine};
 use yomi_core::search::alphabeta::AlphaBeta;
 use yomi_core::search::Budget;
-use yomi_core::{Game, Player};
+use yomi_core::spec::SpecError;
+use yomi_core::{Agent, Game, Played, Player};
 
 use crate::eval::{OthelloEval, REWARD_SCALE};
 use crate::game::{Move, Othello, OthelloState};
@@ -62,6 +63,11 @@ pub struct Engine {
     /// among the moves it ranks). Alpha-beta deepens iteratively and answers with the
     /// deepest finished iteration when the time is up.
     pub move_time: Duration,
+    /// When set, this agent (any spec of [`crate::agents::registry`], built with
+    /// [`Engine::with_agent`]) chooses every move (`go`, `genmove`) instead of the
+    /// alpha-beta search and the exact solver, within its own spec's budget; its moves are
+    /// reported with evaluation 0. `hint` still ranks moves with the search.
+    pub agent: Option<Box<dyn Agent<Othello>>>,
     solver: Solver,
     search: AlphaBeta<Othello, OthelloEval>,
 }
@@ -81,9 +87,24 @@ impl Engine {
             depth: 6,
             exact_empties: 16,
             move_time: DEFAULT_MOVE_TIME,
+            agent: None,
             solver: Solver::new(20),
             search: AlphaBeta::new(OthelloEval::shipped(), 18, 1),
         }
+    }
+
+    /// An engine whose moves the agent `spec` chooses (see [`Engine::agent`]), seeded with
+    /// `seed`.
+    ///
+    /// # Errors
+    /// [`SpecError`] when `spec` is no agent of [`crate::agents::registry`] or its
+    /// parameters are refused.
+    pub fn with_agent(spec: &str, seed: u64) -> Result<Self, SpecError> {
+        let agent = crate::agents::registry().build(&Othello, spec, seed)?;
+        Ok(Engine {
+            agent: Some(agent),
+            ..Engine::new()
+        })
     }
 
     /// Sets a new position and forgets the history.
@@ -98,10 +119,15 @@ impl Engine {
     /// A message when the move is illegal.
     pub fn play(&mut self, mv: Move) -> Result<(), String> {
         let before = self.state;
+        let mover = before.to_move();
         Othello
             .play(&mut self.state, mv)
             .map_err(|e| format!("{e}"))?;
         self.history.push(before);
+        if let Some(agent) = &mut self.agent {
+            // Lets a search keep its subtree.
+            agent.observe(&Othello, &before, Played::Single(mover, mv));
+        }
         Ok(())
     }
 
@@ -121,6 +147,19 @@ impl Engine {
         let s = self.state;
         if s.is_over() {
             return None;
+        }
+        if let Some(agent) = &mut self.agent {
+            let mv = if s.legal() == 0 {
+                Move::PASS
+            } else {
+                agent.select_move(&Othello, &s, s.to_move()).ok()?
+            };
+            return Some(Choice {
+                mv,
+                eval: 0.0,
+                exact: false,
+                depth: 0,
+            });
         }
         if s.legal() == 0 {
             return Some(Choice {

@@ -176,3 +176,36 @@ fn nboard_set_depth_60_then_go_answers_in_bounded_time() {
         .expect("`go` at depth 60 answered within a minute");
     assert!(out.contains("=== "), "{out}");
 }
+
+/// Issue 16: `othello gtp` and `othello nboard` play any agent of the registry, not only
+/// the built-in alpha-beta engine; a refused spec is an error at start.
+#[test]
+fn gtp_and_nboard_play_a_chosen_agent() {
+    use yomi_othello::protocol::{run_gtp_with, run_nboard_with, Engine};
+    let mut out = Vec::new();
+    let engine = Engine::with_agent("mcts:iters=200", 3).unwrap();
+    let script = "1 genmove b\n2 genmove w\n3 genmove b\n4 showboard\n";
+    run_gtp_with(engine, std::io::Cursor::new(script), &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let mut state = OthelloState::start();
+    for id in 1..=3 {
+        let answer = text
+            .split("\n\n")
+            .find_map(|a| a.strip_prefix(&format!("={id} ")))
+            .unwrap_or_else(|| panic!("no answer {id}: {text}"));
+        let mv: Move = answer.parse().unwrap();
+        let sq = mv.index().unwrap();
+        assert!(
+            state.legal() & (1u64 << sq) != 0,
+            "{answer} illegal: {text}"
+        );
+        state.play_unchecked(mv);
+    }
+    let mut out = Vec::new();
+    let engine = Engine::with_agent("random", 5).unwrap();
+    run_nboard_with(engine, "nboard 2\nset depth 4\ngo\n".as_bytes(), &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("=== "), "{text}");
+    assert!(Engine::with_agent("mcts:iters=-3", 1).is_err());
+    assert!(Engine::with_agent("no-such-agent", 1).is_err());
+}

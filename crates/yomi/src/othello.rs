@@ -67,17 +67,37 @@ pub enum OthelloCommand {
         nodes: Option<u64>,
     },
     /// Run the NBoard engine protocol on standard input and output.
+    #[command(
+        after_help = "Examples:\n  yomi othello nboard\n  yomi othello nboard --agent uct+_playzebra:iters=20000"
+    )]
     Nboard {
         /// Most seconds one search may take (`go`; `hint` shares it among the moves), so
         /// any `set depth` answers in bounded time.
         #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
         move_time: f64,
+        /// The agent that chooses the moves (`yomi agents othello` lists them; its spec sets
+        /// its budget); default: alpha-beta with the pattern evaluation and exact solving.
+        #[arg(long, value_name = "SPEC")]
+        agent: Option<String>,
+        /// Seed of the agent's random choices.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Run a GTP engine (Othello moves a1..h8, pass) on standard input and output.
+    #[command(
+        after_help = "Examples:\n  yomi othello gtp\n  yomi othello gtp --agent mcts:iters=5000 --seed 7"
+    )]
     Gtp {
         /// Most seconds one `genmove` search may take.
         #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
         move_time: f64,
+        /// The agent that chooses the moves (`yomi agents othello` lists them; its spec sets
+        /// its budget); default: alpha-beta with the pattern evaluation and exact solving.
+        #[arg(long, value_name = "SPEC")]
+        agent: Option<String>,
+        /// Seed of the agent's random choices.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Train the pattern evaluation by noisy self-play and exact solving; write the weights.
     #[command(
@@ -307,15 +327,23 @@ pub fn run(args: OthelloArgs) -> anyhow::Result<()> {
                 .map_err(|e| usage(e.to_string()))?;
             crate::commands::emit(&text)?;
         }
-        OthelloCommand::Nboard { move_time } => {
-            let engine = engine_with(move_time)?;
+        OthelloCommand::Nboard {
+            move_time,
+            agent,
+            seed,
+        } => {
+            let engine = engine_with(move_time, agent.as_deref(), seed)?;
             let stdin = std::io::stdin();
             let mut stdout = std::io::stdout().lock();
             run_nboard_with(engine, BufReader::new(stdin.lock()), &mut stdout)?;
             stdout.flush()?;
         }
-        OthelloCommand::Gtp { move_time } => {
-            let engine = engine_with(move_time)?;
+        OthelloCommand::Gtp {
+            move_time,
+            agent,
+            seed,
+        } => {
+            let engine = engine_with(move_time, agent.as_deref(), seed)?;
             let mut stdout = std::io::stdout().lock();
             run_gtp_with(engine, BufReader::new(std::io::stdin()), &mut stdout)?;
             stdout.flush()?;
@@ -441,9 +469,13 @@ pub fn run(args: OthelloArgs) -> anyhow::Result<()> {
 /// Most positions `othello testset --count` generates (the paper's sets have 300).
 const MAX_TESTSET_COUNT: usize = 1_000_000;
 
-/// The protocol engine with `--move-time` checked (finite, above 0, at most 1e6 s).
-fn engine_with(move_time: f64) -> anyhow::Result<Engine> {
-    let mut engine = Engine::new();
+/// The protocol engine with `--move-time` checked (finite, above 0, at most 1e6 s) and the
+/// `--agent` (a usage error when its spec is refused).
+fn engine_with(move_time: f64, agent: Option<&str>, seed: u64) -> anyhow::Result<Engine> {
+    let mut engine = match agent {
+        Some(spec) => Engine::with_agent(spec, seed).map_err(|e| usage(format!("--agent: {e}")))?,
+        None => Engine::new(),
+    };
     engine.move_time = seconds_option("--move-time", move_time, Zero::Refused)?;
     Ok(engine)
 }

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use yomi_core::TensorGame;
 
 use super::config::QNetConfig;
-use crate::net::{pack_module, unpack_module, write_atomic};
+use crate::net::{check_weight_count, pack_module, unpack_module, write_atomic, ModuleSpec};
 use crate::NnError;
 
 /// Everything that fixes a Q-network's parameter shapes; stored in every weights file.
@@ -78,7 +78,22 @@ impl QNetSpec {
                 self.config.filters
             )));
         }
-        Ok(())
+        check_weight_count("Q-network", self.weight_count())
+    }
+}
+
+impl ModuleSpec for QNetSpec {
+    fn weight_count(&self) -> Option<u64> {
+        let [f1, f2, f3] = self.config.filters.map(|f| f as u64);
+        let cells = (self.height as u64).checked_mul(self.width as u64)?;
+        let terms = [
+            (self.channels as u64).checked_mul(f1)?.checked_mul(9)?,
+            f1.checked_mul(f2)?.checked_mul(9)?,
+            f2.checked_mul(f3)?.checked_mul(9)?,
+            f3.checked_mul(cells)?
+                .checked_mul(self.policy_size as u64)?,
+        ];
+        terms.iter().try_fold(0u64, |a, &t| a.checked_add(t))
     }
 }
 
