@@ -6,15 +6,26 @@
 //!    fixpoint that ignores negative dynamic literals: `true` ranges over the `init` facts
 //!    and every derivable `next` head, `does` over every derivable `legal` head. Static
 //!    literals, `distinct` and its negation prune the joins as soon as their variables are
-//!    bound; joins pick the most bound literal next and use per-argument indexes; a rule is
-//!    re-run only when one of its body relations grew.
+//!    bound; joins pick the most bound literal next and look candidates up in an index on
+//!    every ground part of the literal (nested arguments included); a rule is re-run only
+//!    when one of its body relations grew.
 //! 3. Every dynamic rule is instantiated over those domains. Static literals disappear
 //!    (they were checked), negative dynamic literals whose atom is outside the domain are
 //!    always true and disappear too.
+//!
+//! Joins run over interned terms ([`Terms`]): every distinct ground term, and every ground
+//! atom as the term `(rel args...)`, has one `u32` id, so that facts are rows of ids,
+//! matching compares ids, and a fact, an index key or a ground rule hashes a few integers
+//! instead of term trees. The rules are compiled once into patterns whose ground parts are
+//! ids already ([`Pat`]).
 
-use crate::fxhash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::cell::{Cell, RefCell};
+use std::hash::Hasher;
+use std::rc::Rc;
 
-use crate::ast::{kw, Atom, Sym, Term};
+use crate::fxhash::{FxHashMap as HashMap, FxHashSet as HashSet, FxHasher};
+
+use crate::ast::{kw, Sym, Term};
 use crate::error::GdlError;
 use crate::validate::{Description, NLit, NRule};
 
@@ -34,6 +45,8 @@ pub const MAX_GROUND_ATOMS: usize = 1_000_000;
 /// quadruple of squares, tested and thrown away), so the other limits alone would let a
 /// game spend minutes before failing; past this, the game runs on the lazy fallback
 /// instead. Deterministic, unlike a clock, so a game grounds or not whatever the load.
+/// (Candidates come from an index on every ground part of the literal, so most steps
+/// match.)
 pub const MAX_GROUND_WORK: u64 = 200_000_000;
 
 /// The most join steps the fallback evaluator ([`Evaluator`]) may take for one state:
@@ -69,46 +82,465 @@ pub struct Grounding {
 
 const ANY: u32 = u32::MAX;
 
-/// Receives each binding of a rule's variables.
-type Emit<'a> = dyn FnMut(&[Option<Term>]) -> Result<(), GdlError> + 'a;
+/// No term: an unbound variable, an absent id.
+const NONE: u32 = u32::MAX;
+
+/// Receives each binding of a rule's variables (term ids, [`NONE`] where unbound).
+type Emit<'a> = dyn FnMut(&[u32]) -> Result<(), GdlError> + 'a;
+
+/// A call of a relation evaluated on demand: the relation, and the ids of the ground
+/// arguments ([`NONE`] for the others).
+type Call = (Sym, Box<[u32]>);
 
 /// A table key: the relation, and for `true` the functor of its argument (or `ANY`).
 type Key = (Sym, u32);
 
+fn fx(f: u32, kids: &[u32]) -> u64 {
+    let mut h = FxHasher::default();
+    h.write_u32(f);
+    for &k in kids {
+        h.write_u32(k);
+    }
+    h.finish()
+}
+
+/// Open addressing over `u32` ids whose keys live elsewhere (the caller hashes and
+/// compares them): no key is stored twice, and a lookup allocates nothing.
+#[derive(Default)]
+struct Slots {
+    /// id + 1, 0 when empty; the length is 0 or a power of two.
+    slots: Vec<u32>,
+    len: usize,
+}
+
+impl Slots {
+    fn start(&self, h: u64) -> usize {
+        // Fx mixes into the high bits.
+        (h >> (64 - self.slots.len().trailing_zeros())) as usize
+    }
+
+    fn get(&self, h: u64, eq: impl Fn(u32) -> bool) -> Option<u32> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = self.start(h);
+        loop {
+            match self.slots[i] {
+                0 => return None,
+                s if eq(s - 1) => return Some(s - 1),
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
+    /// Adds `id` (not present) with hash `h`; `hash_of` rehashes the others on growth.
+    fn insert(&mut self, h: u64, id: u32, hash_of: impl Fn(u32) -> u64) {
+        if (self.len + 1) * 2 > self.slots.len() {
+            let size = (self.slots.len() * 2).max(16);
+            let old = std::mem::replace(&mut self.slots, vec![0; size]);
+            self.len = 0;
+            for s in old.into_iter().filter(|&s| s != 0) {
+                self.put(hash_of(s - 1), s - 1);
+            }
+        }
+        self.put(h, id);
+    }
+
+    fn put(&mut self, h: u64, id: u32) {
+        let mask = self.slots.len() - 1;
+        let mut i = self.start(h);
+        while self.slots[i] != 0 {
+            i = (i + 1) & mask;
+        }
+        self.slots[i] = id + 1;
+        self.len += 1;
+    }
+}
+
+/// Hash-consed ground terms: one `u32` id per distinct term, so that term equality is id
+/// equality. A ground atom is the term `(rel args...)`. A store may sit on a base store
+/// (the fallback evaluator's static terms, shared by every state it evaluates): ids below
+/// the base's size are the base's, and a term the base has is never added again.
+#[derive(Default)]
+pub(crate) struct Terms<'b> {
+    base: Option<&'b Terms<'static>>,
+    /// The first id of this layer (the base's size).
+    first: u32,
+    /// Per term of this layer: functor, start of its arguments in `kids`, argument count.
+    nodes: Vec<(u32, u32, u32)>,
+    kids: Vec<u32>,
+    slots: Slots,
+}
+
+impl std::fmt::Debug for Terms<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Terms({} + {})", self.first, self.nodes.len())
+    }
+}
+
+impl<'b> Terms<'b> {
+    fn layered(base: &'b Terms<'static>) -> Self {
+        Terms {
+            base: Some(base),
+            first: base.len() as u32,
+            ..Terms::default()
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.first as usize + self.nodes.len()
+    }
+
+    /// The functor and argument ids of term `id`.
+    #[inline]
+    fn node(&self, id: u32) -> (u32, &[u32]) {
+        if id < self.first {
+            if let Some(b) = self.base {
+                return b.node(id);
+            }
+        }
+        let (f, lo, n) = self.nodes[(id - self.first) as usize];
+        (f, &self.kids[lo as usize..(lo + n) as usize])
+    }
+
+    fn find_own(&self, f: u32, kids: &[u32], h: u64) -> Option<u32> {
+        self.slots
+            .get(h, |i| {
+                let (g, lo, n) = self.nodes[i as usize];
+                g == f && &self.kids[lo as usize..(lo + n) as usize] == kids
+            })
+            .map(|i| i + self.first)
+    }
+
+    /// The id of `(f kids...)`, if the term exists.
+    fn find(&self, f: u32, kids: &[u32]) -> Option<u32> {
+        let h = fx(f, kids);
+        if let Some(id) = self.base.and_then(|b| b.find_own(f, kids, h)) {
+            return Some(id);
+        }
+        self.find_own(f, kids, h)
+    }
+
+    /// The id of `(f kids...)`, added if new.
+    fn intern(&mut self, f: u32, kids: &[u32]) -> u32 {
+        let h = fx(f, kids);
+        if let Some(id) = self.base.and_then(|b| b.find_own(f, kids, h)) {
+            return id;
+        }
+        if let Some(id) = self.find_own(f, kids, h) {
+            return id;
+        }
+        let i = self.nodes.len() as u32;
+        self.nodes
+            .push((f, self.kids.len() as u32, kids.len() as u32));
+        self.kids.extend_from_slice(kids);
+        let (nodes, all) = (&self.nodes, &self.kids);
+        self.slots.insert(h, i, |j| {
+            let (g, lo, n) = nodes[j as usize];
+            fx(g, &all[lo as usize..(lo + n) as usize])
+        });
+        i + self.first
+    }
+
+    /// The id of a ground term.
+    fn of_term(&mut self, t: &Term) -> u32 {
+        match t {
+            Term::Sym(s) => self.intern(s.0, &[]),
+            // Not ground: grounding never asks (rules are safe); an id no fact has.
+            Term::Var(_) => NONE,
+            Term::Fn(f, args) => {
+                let kids: Vec<u32> = args.iter().map(|a| self.of_term(a)).collect();
+                self.intern(f.0, &kids)
+            }
+        }
+    }
+
+    /// The term of `id`.
+    fn term(&self, id: u32) -> Term {
+        let (f, kids) = self.node(id);
+        if kids.is_empty() {
+            Term::Sym(Sym(f))
+        } else {
+            Term::Fn(Sym(f), kids.iter().map(|&k| self.term(k)).collect())
+        }
+    }
+}
+
+/// A rule's term, compiled: its ground parts are term ids.
+#[derive(Clone, Debug)]
+enum Pat {
+    Var(u32),
+    Const(u32),
+    Fn(u32, Box<[Pat]>),
+}
+
+impl Pat {
+    fn new(terms: &mut Terms<'_>, t: &Term) -> Pat {
+        match t {
+            Term::Var(v) => Pat::Var(*v),
+            _ if t.is_ground() => Pat::Const(terms.of_term(t)),
+            Term::Fn(f, args) => Pat::Fn(f.0, args.iter().map(|a| Pat::new(terms, a)).collect()),
+            Term::Sym(_) => unreachable!("a constant is ground"),
+        }
+    }
+}
+
+/// A rule's body literal, compiled (the relation is the [`NRule`]'s).
+#[derive(Clone, Debug)]
+enum CLit {
+    Pos(Box<[Pat]>),
+    Neg(Box<[Pat]>),
+    Distinct(Pat, Pat),
+    Same(Pat, Pat),
+}
+
+/// A rule compiled against a term store: head arguments and body, literal for literal.
+#[derive(Clone, Debug)]
+pub(crate) struct CRule {
+    head: Box<[Pat]>,
+    body: Vec<CLit>,
+}
+
+fn compile(terms: &mut Terms<'_>, r: &NRule) -> CRule {
+    let pats = |terms: &mut Terms<'_>, a: &[Term]| a.iter().map(|t| Pat::new(terms, t)).collect();
+    CRule {
+        head: pats(terms, &r.head.args),
+        body: r
+            .body
+            .iter()
+            .map(|l| match l {
+                NLit::Pos(a) => CLit::Pos(pats(terms, &a.args)),
+                NLit::Neg(a) => CLit::Neg(pats(terms, &a.args)),
+                NLit::Distinct(x, y) => CLit::Distinct(Pat::new(terms, x), Pat::new(terms, y)),
+                NLit::Same(x, y) => CLit::Same(Pat::new(terms, x), Pat::new(terms, y)),
+            })
+            .collect(),
+    }
+}
+
+/// Matches pattern `p` against term `id`, binding its unbound variables (recorded in
+/// `trail`).
+fn unify(t: &Terms<'_>, p: &Pat, id: u32, b: &mut [u32], trail: &mut Vec<u32>) -> bool {
+    match p {
+        Pat::Const(c) => *c == id,
+        Pat::Var(v) => {
+            let slot = &mut b[*v as usize];
+            if *slot == NONE {
+                *slot = id;
+                trail.push(*v);
+                true
+            } else {
+                *slot == id
+            }
+        }
+        Pat::Fn(f, ps) => {
+            let (g, kids) = t.node(id);
+            g == *f
+                && kids.len() == ps.len()
+                && ps.iter().zip(kids).all(|(p, &k)| unify(t, p, k, b, trail))
+        }
+    }
+}
+
+/// Whether every variable of `p` is bound.
+fn is_bound(p: &Pat, b: &[u32]) -> bool {
+    match p {
+        Pat::Const(_) => true,
+        Pat::Var(v) => b[*v as usize] != NONE,
+        Pat::Fn(_, ps) => ps.iter().all(|p| is_bound(p, b)),
+    }
+}
+
+/// Calls `f` with the ids of `ps` under `b` (all bound), without allocating for short
+/// lists; `None` when one is a term that does not exist.
+fn with_ids<R>(
+    ps: &[Pat],
+    mut id: impl FnMut(&Pat) -> Option<u32>,
+    f: impl FnOnce(&[u32]) -> R,
+) -> Option<R> {
+    if ps.len() <= 8 {
+        let mut buf = [0u32; 8];
+        for (slot, p) in buf.iter_mut().zip(ps) {
+            *slot = id(p)?;
+        }
+        Some(f(&buf[..ps.len()]))
+    } else {
+        let v: Option<Vec<u32>> = ps.iter().map(id).collect();
+        Some(f(&v?))
+    }
+}
+
+/// The id of `p` under `b` (all bound), if that term exists.
+fn find_pat(t: &Terms<'_>, p: &Pat, b: &[u32]) -> Option<u32> {
+    match p {
+        Pat::Const(c) => Some(*c),
+        Pat::Var(v) => Some(b[*v as usize]).filter(|&x| x != NONE),
+        Pat::Fn(f, ps) => with_ids(ps, |p| find_pat(t, p, b), |k| t.find(*f, k)).flatten(),
+    }
+}
+
+/// The id of the atom `(rel ps...)` under `b` (all bound), if it exists.
+fn find_atom(t: &Terms<'_>, rel: Sym, ps: &[Pat], b: &[u32]) -> Option<u32> {
+    with_ids(ps, |p| find_pat(t, p, b), |k| t.find(rel.0, k)).flatten()
+}
+
+/// The id of `p` under `b` (all bound), added if new.
+fn build(t: &mut Terms<'_>, p: &Pat, b: &[u32]) -> u32 {
+    match p {
+        Pat::Const(c) => *c,
+        Pat::Var(v) => b[*v as usize],
+        Pat::Fn(f, ps) => {
+            let kids: Vec<u32> = ps.iter().map(|p| build(t, p, b)).collect();
+            t.intern(*f, &kids)
+        }
+    }
+}
+
+/// Whether `p` under `b` is the term `id`.
+fn matches(t: &Terms<'_>, p: &Pat, id: u32, b: &[u32]) -> bool {
+    match p {
+        Pat::Const(c) => *c == id,
+        Pat::Var(v) => b[*v as usize] == id,
+        Pat::Fn(f, ps) => {
+            let (g, kids) = t.node(id);
+            g == *f
+                && kids.len() == ps.len()
+                && ps.iter().zip(kids).all(|(p, &k)| matches(t, p, k, b))
+        }
+    }
+}
+
+/// Whether `x` and `y` under `b` (all bound) are the same term.
+fn same(t: &Terms<'_>, x: &Pat, y: &Pat, b: &[u32]) -> bool {
+    let val = |p: &Pat| match p {
+        Pat::Const(c) => *c,
+        Pat::Var(v) => b[*v as usize],
+        Pat::Fn(..) => NONE,
+    };
+    match (x, y) {
+        (Pat::Fn(f, xs), Pat::Fn(g, ys)) => {
+            f == g
+                && xs.len() == ys.len()
+                && xs.iter().zip(ys.iter()).all(|(x, y)| same(t, x, y, b))
+        }
+        (Pat::Fn(..), _) => matches(t, x, val(y), b),
+        (_, Pat::Fn(..)) => matches(t, y, val(x), b),
+        _ => val(x) == val(y),
+    }
+}
+
+/// Where an index looks: the argument position, then per level below it (functor,
+/// argument count, argument position); the term on the way must have that functor and
+/// count.
+type Path = Box<[u32]>;
+
+/// The paths an index is keyed on.
+type Spec = Box<[Path]>;
+
+/// The term at `path` of a fact's arguments, if the fact has that shape there.
+fn extract(t: &Terms<'_>, row: &[u32], path: &[u32]) -> Option<u32> {
+    let mut id = *row.get(path[0] as usize)?;
+    for c in path[1..].chunks_exact(3) {
+        let (f, kids) = t.node(id);
+        if f != c[0] || kids.len() != c[1] as usize {
+            return None;
+        }
+        id = kids[c[2] as usize];
+    }
+    Some(id)
+}
+
+/// A fact's key in an index of `spec` (`None`: the fact cannot match such a pattern).
+fn row_key(t: &Terms<'_>, spec: &[Path], row: &[u32]) -> Option<u64> {
+    let mut h = FxHasher::default();
+    for p in spec {
+        h.write_u32(extract(t, row, p)?);
+    }
+    Some(h.finish())
+}
+
+/// A pattern's key in an index of `spec` (`None`: a ground part is a term that does not
+/// exist, so no fact matches).
+fn pat_key(t: &Terms<'_>, spec: &[Path], args: &[Pat], b: &[u32]) -> Option<u64> {
+    let mut h = FxHasher::default();
+    for path in spec {
+        let mut p = &args[path[0] as usize];
+        for c in path[1..].chunks_exact(3) {
+            let Pat::Fn(_, ps) = p else {
+                unreachable!("index paths follow the pattern")
+            };
+            p = &ps[c[2] as usize];
+        }
+        h.write_u32(find_pat(t, p, b)?);
+    }
+    Some(h.finish())
+}
+
+/// The facts of one relation (for `true`, of one functor): argument rows of term ids.
 #[derive(Default)]
 struct Table {
-    facts: Vec<Vec<Term>>,
-    set: HashSet<Vec<Term>>,
-    index: HashMap<usize, HashMap<Term, Vec<u32>>>,
+    /// Every fact's arguments, one after another; fact `i` starts at `start[i]`.
+    args: Vec<u32>,
+    start: Vec<u32>,
+    /// The atom id of each fact.
+    atoms: Vec<u32>,
+    set: HashSet<u32>,
+    /// Fact numbers by key, per spec (a key may collide: candidates are matched anyway).
+    index: HashMap<Spec, HashMap<u64, Vec<u32>>>,
 }
 
 impl Table {
-    fn insert(&mut self, args: Vec<Term>) -> bool {
-        if self.set.contains(&args) {
+    fn len(&self) -> usize {
+        self.atoms.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.atoms.is_empty()
+    }
+
+    fn row(&self, i: usize) -> &[u32] {
+        let lo = self.start[i] as usize;
+        let hi = self
+            .start
+            .get(i + 1)
+            .map_or(self.args.len(), |&h| h as usize);
+        &self.args[lo..hi]
+    }
+
+    fn insert(&mut self, t: &Terms<'_>, atom: u32, row: &[u32]) -> bool {
+        if !self.set.insert(atom) {
             return false;
         }
-        let id = self.facts.len() as u32;
-        for (pos, idx) in self.index.iter_mut() {
-            if let Some(t) = args.get(*pos) {
-                idx.entry(t.clone()).or_default().push(id);
+        let id = self.atoms.len() as u32;
+        for (spec, idx) in self.index.iter_mut() {
+            if let Some(k) = row_key(t, spec, row) {
+                idx.entry(k).or_default().push(id);
             }
         }
-        self.set.insert(args.clone());
-        self.facts.push(args);
+        self.atoms.push(atom);
+        self.start.push(self.args.len() as u32);
+        self.args.extend_from_slice(row);
         true
     }
 
-    fn ensure_index(&mut self, pos: usize) {
-        if self.index.contains_key(&pos) {
+    fn ensure_index(&mut self, t: &Terms<'_>, spec: &Spec) {
+        if spec.is_empty() || self.index.contains_key(spec) {
             return;
         }
-        let mut idx: HashMap<Term, Vec<u32>> = HashMap::default();
-        for (i, f) in self.facts.iter().enumerate() {
-            if let Some(t) = f.get(pos) {
-                idx.entry(t.clone()).or_default().push(i as u32);
+        let mut idx: HashMap<u64, Vec<u32>> = HashMap::default();
+        for i in 0..self.len() {
+            if let Some(k) = row_key(t, spec, self.row(i)) {
+                idx.entry(k).or_default().push(i as u32);
             }
         }
-        self.index.insert(pos, idx);
+        self.index.insert(spec.clone(), idx);
+    }
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Table({} facts)", self.len())
     }
 }
 
@@ -119,11 +551,33 @@ fn functor(t: &Term) -> u32 {
     }
 }
 
-fn key_of(a: &Atom) -> Key {
+fn key_of(a: &crate::ast::Atom) -> Key {
     if a.rel == kw::TRUE {
         (a.rel, a.args.first().map_or(ANY, functor))
     } else {
         (a.rel, ANY)
+    }
+}
+
+/// Whether `t` is ground once the variables in `bound` are.
+fn ground_under(t: &Term, bound: &[bool]) -> bool {
+    match t {
+        Term::Sym(_) => true,
+        Term::Var(v) => bound.get(*v as usize).copied().unwrap_or(false),
+        Term::Fn(_, args) => args.iter().all(|a| ground_under(a, bound)),
+    }
+}
+
+/// The paths of the largest ground parts of `t` (at `path`).
+fn ground_paths(t: &Term, bound: &[bool], path: &mut Vec<u32>, out: &mut Vec<Path>) {
+    if ground_under(t, bound) {
+        out.push(path.as_slice().into());
+    } else if let Term::Fn(f, args) = t {
+        for (k, a) in args.iter().enumerate() {
+            path.extend([f.0, args.len() as u32, k as u32]);
+            ground_paths(a, bound, path, out);
+            path.truncate(path.len() - 3);
+        }
     }
 }
 
@@ -135,35 +589,62 @@ struct Plan {
 struct Step {
     lit: usize,
     key: Key,
-    /// An argument position that is ground when the step runs, for the index.
-    index_pos: Option<usize>,
+    /// The ground parts of the literal when the step runs, for the index (empty: none).
+    spec: Spec,
+    /// The first wholly ground argument alone: the index static tables of the fallback
+    /// evaluator have (they are indexed on every argument in advance).
+    spec1: Option<Spec>,
     /// Tests (body literal indices) whose variables are bound after this step.
     checks: Vec<usize>,
 }
 
 struct Grounder<'s> {
+    terms: RefCell<Terms<'s>>,
+    /// The rules, and the same compiled against `terms` (or its base).
+    rules: &'s [NRule],
+    crules: &'s [CRule],
     tables: HashMap<Key, Table>,
     atoms: usize,
     dynamic: HashSet<Sym>,
     /// Tables read besides `tables` (the static relations, already complete and indexed on
-    /// every argument), for the exact evaluation of one state by [`Lazy`].
+    /// every argument), for the exact evaluation of one state by [`Evaluator`].
     statics: Option<&'s HashMap<Key, Table>>,
     /// Exact evaluation (of one state, by [`Evaluator`]): every negated literal is
     /// tested, and `next` heads do not feed `true`.
     exact: bool,
     /// Join steps taken so far, and the most allowed ([`MAX_GROUND_WORK`],
     /// [`MAX_STATE_WORK`]).
-    work: std::cell::Cell<u64>,
+    work: Cell<u64>,
     max_work: u64,
-    /// Relations evaluated on demand, top-down ([`Evaluator`]): their rules by relation.
-    demand: Option<&'s HashMap<Sym, Vec<NRule>>>,
-    /// The answers found on demand, by call pattern (variables all numbered 0).
-    memo: std::cell::RefCell<HashMap<Atom, std::rc::Rc<Vec<Vec<Term>>>>>,
+    /// Relations evaluated on demand, top-down ([`Evaluator`]): their rules (indices into
+    /// `rules`) by relation.
+    demand: Option<&'s HashMap<Sym, Vec<usize>>>,
+    /// The answers found on demand, by relation and call pattern (the ids of its ground
+    /// arguments, [`NONE`] for the others).
+    memo: RefCell<HashMap<Call, Rc<Table>>>,
 }
 
-impl Grounder<'_> {
-    fn table(&mut self, key: Key) -> &mut Table {
-        self.tables.entry(key).or_default()
+impl<'s> Grounder<'s> {
+    fn new(
+        terms: Terms<'s>,
+        rules: &'s [NRule],
+        crules: &'s [CRule],
+        dynamic: HashSet<Sym>,
+    ) -> Self {
+        Grounder {
+            terms: RefCell::new(terms),
+            rules,
+            crules,
+            tables: HashMap::default(),
+            atoms: 0,
+            dynamic,
+            statics: None,
+            exact: false,
+            work: Cell::default(),
+            max_work: MAX_GROUND_WORK,
+            demand: None,
+            memo: RefCell::default(),
+        }
     }
 
     /// The table of `key`, own or static.
@@ -174,29 +655,67 @@ impl Grounder<'_> {
     }
 
     fn size(&self, key: Key) -> usize {
-        self.get(&key).map_or(0, |t| t.facts.len())
+        self.get(&key).map_or(0, Table::len)
+    }
+
+    /// Adds a fact to the table of `key`.
+    fn insert(&mut self, key: Key, row: &[u32]) -> bool {
+        let t = self.terms.get_mut();
+        let atom = t.intern(key.0 .0, row);
+        self.tables.entry(key).or_default().insert(t, atom, row)
+    }
+
+    /// Adds a `true` fact (both tables).
+    fn insert_true(&mut self, arg: u32) {
+        let f = self.terms.get_mut().node(arg).0;
+        self.insert((kw::TRUE, f), &[arg]);
+        self.insert((kw::TRUE, ANY), &[arg]);
     }
 
     /// Adds a derived fact; `true` gets the `next` heads (unless exact).
-    fn add(&mut self, rel: Sym, args: Vec<Term>) -> bool {
-        let new = self.table((rel, ANY)).insert(args.clone());
+    fn add(&mut self, rel: Sym, args: &[u32]) -> bool {
+        let new = self.insert((rel, ANY), args);
         if new && rel == kw::NEXT && !self.exact {
-            let f = functor(&args[0]);
-            self.table((kw::TRUE, f)).insert(args.clone());
-            self.table((kw::TRUE, ANY)).insert(args);
+            self.insert_true(args[0]);
         }
         new
     }
 
+    /// The facts of the table of `key` (argument rows), copied.
+    fn rows(&self, key: Key) -> Vec<Vec<u32>> {
+        self.tables.get(&key).map_or_else(Vec::new, |t| {
+            (0..t.len()).map(|i| t.row(i).to_vec()).collect()
+        })
+    }
+
+    /// Builds the indexes the plan's steps look up in (own tables; static ones come
+    /// indexed on every argument).
+    fn prepare(&mut self, plan: &Plan) {
+        let t = self.terms.get_mut();
+        for s in &plan.steps {
+            if s.lit == usize::MAX
+                || s.spec.is_empty()
+                || self.statics.is_some_and(|st| st.contains_key(&s.key))
+            {
+                continue;
+            }
+            self.tables
+                .entry(s.key)
+                .or_default()
+                .ensure_index(t, &s.spec);
+        }
+    }
+
     /// The join order of `r`: repeatedly the positive literal with the most bound argument
     /// positions (then the fewest unbound variables, then the smaller table, then body
-    /// order), each test placed after the first step that binds all its variables.
+    /// order), each test placed after the first step that binds all its variables. The
+    /// variables set in `pre_bound` count as bound from the start.
     ///
     /// Near-linear in the body length (bodies of thousands of literals are legal GDL): the
     /// literals' scores are kept up to date as variables become bound (through an index
     /// from each variable to the literals and tests that hold it) and the best one is taken
     /// from a heap whose stale entries are skipped.
-    fn plan(&self, r: &NRule) -> Plan {
+    fn plan(&self, r: &NRule, pre_bound: &[bool]) -> Plan {
         use std::cmp::Reverse;
         use std::collections::BinaryHeap;
         let n = r.body.len();
@@ -275,9 +794,30 @@ impl Grounder<'_> {
                 (ground_args[i] as i64 * 1000 - unbound[i] as i64, -size[i])
             }
         };
+        // Variables bound before the first step (a call pattern's ground arguments), as if
+        // a step had bound them; tests with no other variables run before any step.
+        let mut pre = Vec::new();
+        for v in 0..nvars.min(pre_bound.len()) {
+            if !pre_bound[v] {
+                continue;
+            }
+            bound[v] = true;
+            for &(j, p, c) in &occurs[v] {
+                if p == usize::MAX {
+                    unbound[j] -= c;
+                    if !matches!(r.body[j], NLit::Pos(_)) && unbound[j] == 0 {
+                        pre.push(j);
+                    }
+                } else {
+                    arg_unbound[j][p] -= 1;
+                    if arg_unbound[j][p] == 0 {
+                        ground_args[j] += 1;
+                    }
+                }
+            }
+        }
         let mut remaining = vec![false; n];
         let mut heap: BinaryHeap<((i64, i64), Reverse<usize>)> = BinaryHeap::new();
-        let mut pre = Vec::new();
         for (i, l) in r.body.iter().enumerate() {
             if matches!(l, NLit::Pos(_)) {
                 remaining[i] = true;
@@ -287,6 +827,7 @@ impl Grounder<'_> {
                 pre.push(i);
             }
         }
+        pre.sort_unstable();
         let mut left = remaining.iter().filter(|&&x| x).count();
         let mut steps = Vec::new();
         while left > 0 {
@@ -301,7 +842,17 @@ impl Grounder<'_> {
             let NLit::Pos(a) = &r.body[i] else {
                 unreachable!("the heap holds positive literals only")
             };
-            let index_pos = arg_unbound[i].iter().position(|&c| c == 0);
+            let mut paths = Vec::new();
+            let mut path = Vec::new();
+            for (k, t) in a.args.iter().enumerate() {
+                path.clear();
+                path.push(k as u32);
+                ground_paths(t, &bound, &mut path, &mut paths);
+            }
+            let spec1 = paths
+                .iter()
+                .find(|p| p.len() == 1)
+                .map(|p| vec![p.clone()].into_boxed_slice());
             let mut checks = std::mem::take(&mut pre);
             let mut ready = Vec::new();
             for &v in &lit_vars[i] {
@@ -334,7 +885,8 @@ impl Grounder<'_> {
             steps.push(Step {
                 lit: i,
                 key: key_of(a),
-                index_pos,
+                spec: paths.into_boxed_slice(),
+                spec1,
                 checks,
             });
         }
@@ -343,48 +895,35 @@ impl Grounder<'_> {
             steps.push(Step {
                 lit: usize::MAX,
                 key: (kw::ROLE, ANY),
-                index_pos: None,
+                spec: Box::default(),
+                spec1: None,
                 checks: pre,
             });
         }
         Plan { steps }
     }
 
-    /// Enumerates the rule's instances; `emit` gets the binding. Negative literals on
-    /// dynamic relations are not tested (relaxed), the rest are.
-    fn enumerate(&mut self, r: &NRule, plan: &Plan, emit: &mut Emit<'_>) -> Result<(), GdlError> {
-        for s in &plan.steps {
-            if let Some(p) = s.index_pos {
-                // Static tables come indexed on every argument.
-                if s.lit != usize::MAX && !self.statics.is_some_and(|t| t.contains_key(&s.key)) {
-                    self.table(s.key).ensure_index(p);
-                }
-            }
-        }
-        let mut binding = vec![None; r.vars as usize];
-        self.step(r, plan, 0, &mut binding, emit)
-    }
-
-    /// Enumerates the bindings of `r` that satisfy the steps from `k` on (the bindings
-    /// of the earlier steps are in `binding`), calling `emit` for each. Iterative, with
-    /// one frame per step on an explicit stack: a body of thousands of literals must not
-    /// exhaust the thread's stack.
+    /// Enumerates the bindings of rule `ri` that satisfy the steps from `k` on (the
+    /// bindings of the earlier steps are in `binding`), calling `emit` for each. Negative
+    /// literals on dynamic relations are not tested unless exact. Iterative, with one
+    /// frame per step on an explicit stack: a body of thousands of literals must not
+    /// exhaust the thread's stack. Run [`Grounder::prepare`] on the plan first.
     fn step(
         &self,
-        r: &NRule,
+        ri: usize,
         plan: &Plan,
         k: usize,
-        binding: &mut [Option<Term>],
+        binding: &mut [u32],
         emit: &mut Emit<'_>,
     ) -> Result<(), GdlError> {
-        /// The candidates of one step: fact ids of an index, all facts, or the one pass of
-        /// a step without a literal.
+        /// The candidates of one step: fact numbers from an index, all facts, or the one
+        /// pass of a step without a literal.
         enum Cands<'t> {
             Ids(&'t [u32]),
             All,
             Once,
             /// Answers of a relation evaluated on demand.
-            Owned(std::rc::Rc<Vec<Vec<Term>>>),
+            Owned(Rc<Table>),
         }
         struct Frame<'t> {
             k: usize,
@@ -394,56 +933,67 @@ impl Grounder<'_> {
             /// Variables bound by the candidate being tried.
             trail: Vec<u32>,
         }
+        let (r, cr) = (&self.rules[ri], &self.crules[ri]);
         let empty: &[u32] = &[];
         // The frame for step `k`, or `None` when the step has no candidates at all.
-        let frame = |k: usize, binding: &[Option<Term>]| -> Result<Option<Frame<'_>>, GdlError> {
+        let frame = |k: usize, binding: &[u32]| -> Result<Option<Frame<'_>>, GdlError> {
             let s = &plan.steps[k];
-            if s.lit == usize::MAX {
-                return Ok(Some(Frame {
+            let mk = |table, cands| {
+                Ok(Some(Frame {
                     k,
-                    table: None,
-                    cands: Cands::Once,
+                    table,
+                    cands,
                     next: 0,
                     trail: Vec::new(),
-                }));
+                }))
+            };
+            if s.lit == usize::MAX {
+                return mk(None, Cands::Once);
             }
-            let NLit::Pos(a) = &r.body[s.lit] else {
+            let (NLit::Pos(a), CLit::Pos(ps)) = (&r.body[s.lit], &cr.body[s.lit]) else {
                 return Ok(None);
             };
             if self.demand.is_some_and(|d| d.contains_key(&a.rel)) {
-                let pattern = Atom {
-                    rel: a.rel,
-                    args: a.args.iter().map(|t| subst(t, binding)).collect(),
+                let pattern: Vec<u32> = {
+                    let mut t = self.terms.borrow_mut();
+                    ps.iter()
+                        .map(|p| {
+                            if is_bound(p, binding) {
+                                build(&mut t, p, binding)
+                            } else {
+                                NONE
+                            }
+                        })
+                        .collect()
                 };
-                return Ok(Some(Frame {
-                    k,
-                    table: None,
-                    cands: Cands::Owned(self.answers(&pattern)?),
-                    next: 0,
-                    trail: Vec::new(),
-                }));
+                return mk(None, Cands::Owned(self.answers(a.rel, &pattern)?));
             }
             let Some(table) = self.get(&s.key) else {
                 return Ok(None);
             };
-            let cands = match s.index_pos {
-                Some(p) => match table.index.get(&p) {
-                    Some(idx) => {
-                        let t = subst(&a.args[p], binding);
-                        Cands::Ids(idx.get(&t).map_or(empty, Vec::as_slice))
-                    }
-                    // Not indexed (a table first read on demand): scan it.
-                    None => Cands::All,
-                },
+            if s.spec.is_empty() {
+                return mk(Some(table), Cands::All);
+            }
+            let picked = match table.index.get(&s.spec) {
+                Some(idx) => Some((idx, &s.spec)),
+                // Not indexed so (a static table): its index on one argument, or a scan.
+                None => s
+                    .spec1
+                    .as_ref()
+                    .and_then(|sp| table.index.get(sp).map(|idx| (idx, sp))),
+            };
+            let cands = match picked {
+                Some((idx, spec)) => {
+                    let t = self.terms.borrow();
+                    Cands::Ids(
+                        pat_key(&t, spec, ps, binding)
+                            .and_then(|key| idx.get(&key))
+                            .map_or(empty, Vec::as_slice),
+                    )
+                }
                 None => Cands::All,
             };
-            Ok(Some(Frame {
-                k,
-                table: Some(table),
-                cands,
-                next: 0,
-                trail: Vec::new(),
-            }))
+            mk(Some(table), cands)
         };
         if k >= plan.steps.len() {
             return emit(binding);
@@ -455,7 +1005,7 @@ impl Grounder<'_> {
         while let Some(f) = stack.last_mut() {
             // Undo the bindings of the candidate tried last at this step.
             for &v in &f.trail {
-                binding[v as usize] = None;
+                binding[v as usize] = NONE;
             }
             f.trail.clear();
             let s = &plan.steps[f.k];
@@ -466,18 +1016,20 @@ impl Grounder<'_> {
                         continue;
                     }
                     f.next = 1;
-                    self.checks_pass(r, &s.checks, binding)?
+                    self.checks_pass(ri, &s.checks, binding)?
                 }
                 Cands::Ids(_) | Cands::All | Cands::Owned(_) => {
-                    let fact = match (&f.cands, f.table) {
+                    let row = match (&f.cands, f.table) {
                         (Cands::Ids(ids), Some(table)) => {
-                            ids.get(f.next).map(|&i| &table.facts[i as usize])
+                            ids.get(f.next).map(|&i| table.row(i as usize))
                         }
-                        (Cands::All, Some(table)) => table.facts.get(f.next),
-                        (Cands::Owned(v), _) => v.get(f.next),
+                        (Cands::All, Some(table)) => {
+                            (f.next < table.len()).then(|| table.row(f.next))
+                        }
+                        (Cands::Owned(v), _) => (f.next < v.len()).then(|| v.row(f.next)),
                         _ => None,
                     };
-                    let Some(fact) = fact else {
+                    let Some(row) = row else {
                         stack.pop();
                         continue;
                     };
@@ -490,15 +1042,18 @@ impl Grounder<'_> {
                             self.max_work
                         )));
                     }
-                    let NLit::Pos(a) = &r.body[s.lit] else {
+                    let CLit::Pos(ps) = &cr.body[s.lit] else {
                         unreachable!("literal steps match positive literals")
                     };
-                    fact.len() == a.args.len()
-                        && a.args
-                            .iter()
-                            .zip(fact)
-                            .all(|(p, g)| unify(p, g, binding, &mut f.trail))
-                        && self.checks_pass(r, &s.checks, binding)?
+                    let unified = {
+                        let t = self.terms.borrow();
+                        row.len() == ps.len()
+                            && ps
+                                .iter()
+                                .zip(row)
+                                .all(|(p, &g)| unify(&t, p, g, binding, &mut f.trail))
+                    };
+                    unified && self.checks_pass(ri, &s.checks, binding)?
                 }
             };
             if !matched {
@@ -514,28 +1069,29 @@ impl Grounder<'_> {
         Ok(())
     }
 
-    fn checks_pass(
-        &self,
-        r: &NRule,
-        checks: &[usize],
-        binding: &[Option<Term>],
-    ) -> Result<bool, GdlError> {
+    fn checks_pass(&self, ri: usize, checks: &[usize], b: &[u32]) -> Result<bool, GdlError> {
+        let (r, cr) = (&self.rules[ri], &self.crules[ri]);
         for &c in checks {
-            let ok = match &r.body[c] {
-                NLit::Distinct(x, y) => subst(x, binding) != subst(y, binding),
-                NLit::Same(x, y) => subst(x, binding) == subst(y, binding),
-                NLit::Neg(a) if self.demand.is_some_and(|d| d.contains_key(&a.rel)) => {
-                    let pattern = Atom {
-                        rel: a.rel,
-                        args: a.args.iter().map(|t| subst(t, binding)).collect(),
+            let ok = match (&r.body[c], &cr.body[c]) {
+                (_, CLit::Distinct(x, y)) => !same(&self.terms.borrow(), x, y, b),
+                (_, CLit::Same(x, y)) => same(&self.terms.borrow(), x, y, b),
+                (NLit::Neg(a), CLit::Neg(ps))
+                    if self.demand.is_some_and(|d| d.contains_key(&a.rel)) =>
+                {
+                    let pattern: Vec<u32> = {
+                        let mut t = self.terms.borrow_mut();
+                        ps.iter().map(|p| build(&mut t, p, b)).collect()
                     };
-                    self.answers(&pattern)?.is_empty()
+                    self.answers(a.rel, &pattern)?.is_empty()
                 }
-                NLit::Neg(a) if self.exact || !self.dynamic.contains(&a.rel) => {
-                    let args: Vec<Term> = a.args.iter().map(|t| subst(t, binding)).collect();
-                    !self
-                        .get(&(a.rel, ANY))
-                        .is_some_and(|t| t.set.contains(&args))
+                (NLit::Neg(a), CLit::Neg(ps)) if self.exact || !self.dynamic.contains(&a.rel) => {
+                    match find_atom(&self.terms.borrow(), a.rel, ps, b) {
+                        // No such term: no such fact.
+                        None => true,
+                        Some(atom) => !self
+                            .get(&(a.rel, ANY))
+                            .is_some_and(|t| t.set.contains(&atom)),
+                    }
                 }
                 _ => true,
             };
@@ -546,53 +1102,46 @@ impl Grounder<'_> {
         Ok(true)
     }
 
-    /// The facts of a relation evaluated on demand that match `pattern` (its unbound
-    /// arguments are variables), memoised for the state: each rule of the relation with its
-    /// head matched against the pattern, its body joined like any rule's. Such relations
-    /// are not recursive, so this terminates.
-    fn answers(&self, pattern: &Atom) -> Result<std::rc::Rc<Vec<Vec<Term>>>, GdlError> {
-        let key = Atom {
-            rel: pattern.rel,
-            args: pattern.args.iter().map(anonymous).collect(),
-        };
+    /// The facts of a relation evaluated on demand that match `pattern` (the ids of the
+    /// call's ground arguments, [`NONE`] for the others), memoised for the state: each
+    /// rule of the relation with its head matched against the pattern, its body joined
+    /// like any rule's. A partly ground argument binds nothing: the answers may then be
+    /// more than the call asks for, and the caller's own matching filters them. Such
+    /// relations are not recursive, so this terminates.
+    fn answers(&self, rel: Sym, pattern: &[u32]) -> Result<Rc<Table>, GdlError> {
+        let key = (rel, Box::<[u32]>::from(pattern));
         if let Some(v) = self.memo.borrow().get(&key) {
             return Ok(v.clone());
         }
-        let mut out: Vec<Vec<Term>> = Vec::new();
-        let mut seen: HashSet<Vec<Term>> = HashSet::default();
+        let mut out = Table::default();
         let rules = self
             .demand
-            .and_then(|d| d.get(&pattern.rel))
+            .and_then(|d| d.get(&rel))
             .map_or(&[][..], Vec::as_slice);
-        for r in rules {
-            let mut binding = vec![None; r.vars as usize];
-            if r.head.args.len() != pattern.args.len()
-                || !r
-                    .head
-                    .args
-                    .iter()
-                    .zip(&pattern.args)
-                    .all(|(h, p)| match_pattern(h, p, &mut binding))
-            {
+        for &ri in rules {
+            let (r, cr) = (&self.rules[ri], &self.crules[ri]);
+            if cr.head.len() != pattern.len() {
                 continue;
             }
-            // The rule with the pattern's constants put in, planned as any rule.
-            let inst = NRule {
-                head: Atom {
-                    rel: r.head.rel,
-                    args: r.head.args.iter().map(|t| subst(t, &binding)).collect(),
-                },
-                body: r.body.iter().map(|l| subst_lit(l, &binding)).collect(),
-                vars: r.vars,
-                source: r.source,
+            let mut b = vec![NONE; r.vars as usize];
+            let mut trail = Vec::new();
+            let matched = {
+                let t = self.terms.borrow();
+                cr.head
+                    .iter()
+                    .zip(pattern)
+                    .all(|(h, &id)| id == NONE || unify(&t, h, id, &mut b, &mut trail))
             };
-            let plan = self.plan(&inst);
-            let mut b = vec![None; r.vars as usize];
-            self.step(&inst, &plan, 0, &mut b, &mut |b| {
-                let head: Vec<Term> = inst.head.args.iter().map(|t| subst(t, b)).collect();
-                if seen.insert(head.clone()) {
-                    out.push(head);
-                }
+            if !matched {
+                continue;
+            }
+            let pre: Vec<bool> = b.iter().map(|&x| x != NONE).collect();
+            let plan = self.plan(r, &pre);
+            self.step(ri, &plan, 0, &mut b, &mut |b| {
+                let mut t = self.terms.borrow_mut();
+                let head: Vec<u32> = cr.head.iter().map(|p| build(&mut t, p, b)).collect();
+                let atom = t.intern(rel.0, &head);
+                out.insert(&t, atom, &head);
                 if out.len() > MAX_GROUND_ATOMS {
                     return Err(GdlError::Game(format!(
                         "one query derives more than {MAX_GROUND_ATOMS} atoms"
@@ -601,33 +1150,43 @@ impl Grounder<'_> {
                 Ok(())
             })?;
         }
-        let v = std::rc::Rc::new(out);
+        let v = Rc::new(out);
         self.memo.borrow_mut().insert(key, v.clone());
         Ok(v)
     }
 
-    /// Runs `rules` to a fixpoint (heads added as they are found).
-    fn fixpoint(&mut self, rules: &[&NRule], outer: &mut bool) -> Result<(), GdlError> {
+    /// Runs the rules `rules` (indices) to a fixpoint (heads added as they are found).
+    fn fixpoint(&mut self, rules: &[usize], outer: &mut bool) -> Result<(), GdlError> {
         let mut seen: Vec<Option<Vec<usize>>> = vec![None; rules.len()];
+        let all = self.rules;
         loop {
             let mut changed = false;
-            for (i, r) in rules.iter().enumerate() {
-                let plan = self.plan(r);
+            for (i, &ri) in rules.iter().enumerate() {
+                let r = &all[ri];
+                let plan = self.plan(r, &[]);
                 let sizes: Vec<usize> = plan.steps.iter().map(|s| self.size(s.key)).collect();
                 if seen[i].as_ref() == Some(&sizes) {
                     continue;
                 }
                 seen[i] = Some(sizes);
-                let mut heads: Vec<Vec<Term>> = Vec::new();
-                self.enumerate(r, &plan, &mut |b| {
-                    heads.push(r.head.args.iter().map(|t| subst(t, b)).collect());
-                    if heads.len() > MAX_GROUND_RULES {
+                self.prepare(&plan);
+                let head = &self.crules[ri].head;
+                let arity = head.len();
+                // The heads found, `arity` ids each.
+                let mut heads: Vec<u32> = Vec::new();
+                let mut count = 0usize;
+                let terms = &self.terms;
+                self.step(ri, &plan, 0, &mut vec![NONE; r.vars as usize], &mut |b| {
+                    let mut t = terms.borrow_mut();
+                    heads.extend(head.iter().map(|p| build(&mut t, p, b)));
+                    count += 1;
+                    if count > MAX_GROUND_RULES {
                         return Err(too_large());
                     }
                     Ok(())
                 })?;
-                for h in heads {
-                    if self.add(r.head.rel, h) {
+                for h in 0..count {
+                    if self.add(r.head.rel, &heads[h * arity..(h + 1) * arity]) {
                         self.atoms += 1;
                         if self.atoms > MAX_GROUND_ATOMS {
                             return Err(GdlError::Game(format!(
@@ -648,87 +1207,8 @@ impl Grounder<'_> {
     }
 }
 
-/// `t` with every variable numbered 0 (a call pattern's shape, whoever's variables).
-fn anonymous(t: &Term) -> Term {
-    match t {
-        Term::Var(_) => Term::Var(0),
-        Term::Sym(_) => t.clone(),
-        Term::Fn(f, args) => Term::Fn(*f, args.iter().map(anonymous).collect()),
-    }
-}
-
-/// Matches a rule head's argument `h` against a call pattern's `p`, binding the head's
-/// variables to the pattern's ground parts. A variable or partly ground part of the
-/// pattern binds nothing: the answers may then be more than the pattern asks for, and the
-/// caller's own unification filters them.
-fn match_pattern(h: &Term, p: &Term, binding: &mut [Option<Term>]) -> bool {
-    match (h, p) {
-        (_, Term::Var(_)) => true,
-        (Term::Var(v), _) => {
-            if !p.is_ground() {
-                return true;
-            }
-            match &binding[*v as usize] {
-                Some(b) => b == p,
-                None => {
-                    binding[*v as usize] = Some(p.clone());
-                    true
-                }
-            }
-        }
-        (Term::Sym(a), Term::Sym(b)) => a == b,
-        (Term::Fn(f, xs), Term::Fn(g, ys)) => {
-            f == g
-                && xs.len() == ys.len()
-                && xs.iter().zip(ys).all(|(x, y)| match_pattern(x, y, binding))
-        }
-        _ => false,
-    }
-}
-
-fn subst_lit(l: &NLit, binding: &[Option<Term>]) -> NLit {
-    let atom = |a: &Atom| Atom {
-        rel: a.rel,
-        args: a.args.iter().map(|t| subst(t, binding)).collect(),
-    };
-    match l {
-        NLit::Pos(a) => NLit::Pos(atom(a)),
-        NLit::Neg(a) => NLit::Neg(atom(a)),
-        NLit::Distinct(x, y) => NLit::Distinct(subst(x, binding), subst(y, binding)),
-        NLit::Same(x, y) => NLit::Same(subst(x, binding), subst(y, binding)),
-    }
-}
-
 fn too_large() -> GdlError {
     GdlError::Game(format!("grounding exceeds {MAX_GROUND_RULES} ground rules"))
-}
-
-fn subst(t: &Term, binding: &[Option<Term>]) -> Term {
-    match t {
-        Term::Var(v) => binding[*v as usize].clone().unwrap_or(Term::Var(*v)),
-        Term::Sym(_) => t.clone(),
-        Term::Fn(f, args) => Term::Fn(*f, args.iter().map(|a| subst(a, binding)).collect()),
-    }
-}
-
-fn unify(p: &Term, g: &Term, binding: &mut [Option<Term>], trail: &mut Vec<u32>) -> bool {
-    match (p, g) {
-        (Term::Var(v), _) => match &binding[*v as usize] {
-            Some(b) => b == g,
-            None => {
-                binding[*v as usize] = Some(g.clone());
-                trail.push(*v);
-                true
-            }
-        },
-        (Term::Sym(a), Term::Sym(b)) => a == b,
-        (Term::Fn(f, xs), Term::Fn(g2, ys)) => {
-            f == g2
-                && xs.len() == ys.len()
-                && xs.iter().zip(ys).all(|(x, y)| unify(x, y, binding, trail))
-        }
-        _ => false,
-    }
 }
 
 /// Relations that depend on `true` or `does`, and those grounded like them: the relations
@@ -755,30 +1235,20 @@ pub fn dynamic_relations(desc: &Description) -> HashSet<Sym> {
 }
 
 /// 1. The static relations, exactly, component by component.
-fn static_tables(
-    desc: &Description,
+fn static_tables<'s>(
+    desc: &'s Description,
     dynamic: &HashSet<Sym>,
-) -> Result<Grounder<'static>, GdlError> {
-    let mut g = Grounder {
-        tables: HashMap::default(),
-        atoms: 0,
-        dynamic: dynamic.clone(),
-        statics: None,
-        exact: false,
-        work: Default::default(),
-        max_work: MAX_GROUND_WORK,
-        demand: None,
-        memo: Default::default(),
-    };
+    terms: Terms<'s>,
+    crules: &'s [CRule],
+) -> Result<Grounder<'s>, GdlError> {
+    let mut g = Grounder::new(terms, &desc.rules, crules, dynamic.clone());
     let mut dummy = false;
     for comp in &desc.sccs {
         if comp.iter().any(|s| dynamic.contains(s)) {
             continue;
         }
-        let rules: Vec<&NRule> = desc
-            .rules
-            .iter()
-            .filter(|r| comp.contains(&r.head.rel))
+        let rules: Vec<usize> = (0..desc.rules.len())
+            .filter(|&i| comp.contains(&desc.rules[i].head.rel))
             .collect();
         g.fixpoint(&rules, &mut dummy)?;
     }
@@ -793,6 +1263,10 @@ fn static_tables(
 /// components are stratified by relation, in dependency order).
 #[derive(Debug)]
 pub(crate) struct Evaluator {
+    /// The static terms (and the rules' constants); each state adds its own on top.
+    terms: Terms<'static>,
+    /// `desc.rules`, compiled against `terms`.
+    crules: Vec<CRule>,
     statics: HashMap<Key, Table>,
     dynamic: HashSet<Sym>,
     /// Per target: the dynamic components to evaluate, as rule indices into `desc.rules`,
@@ -800,34 +1274,42 @@ pub(crate) struct Evaluator {
     state_comps: Vec<Vec<usize>>,
     next_comps: Vec<Vec<usize>>,
     init: Vec<Term>,
-    /// The views evaluated on demand, top-down (`Grounder::answers`), with their rules:
-    /// every dynamic relation that is no keyword and not recursive. Computing a view in
-    /// full, bottom-up, is what makes such games too large to ground (chess's
-    /// `threatened_with_capture` over every square triple); its uses mostly ask about a
-    /// few instances (under negation, all arguments are bound).
-    demand: HashMap<Sym, Vec<NRule>>,
-}
-
-impl std::fmt::Debug for Table {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Table({} facts)", self.facts.len())
-    }
+    /// The views evaluated on demand, top-down (`Grounder::answers`), with their rules
+    /// (indices into `desc.rules`): every dynamic relation that is no keyword and not
+    /// recursive. Computing a view in full, bottom-up, is what makes such games too large
+    /// to ground (chess's `threatened_with_capture` over every square triple); its uses
+    /// mostly ask about a few instances (under negation, all arguments are bound).
+    demand: HashMap<Sym, Vec<usize>>,
 }
 
 /// Facts derived in one state by [`Evaluator::eval`] (with the static ones).
 pub(crate) struct Derived<'a> {
     own: HashMap<Key, Table>,
     statics: &'a HashMap<Key, Table>,
+    terms: Terms<'a>,
 }
 
 impl Derived<'_> {
     /// The facts of relation `rel` (argument lists).
-    pub(crate) fn facts(&self, rel: Sym) -> &[Vec<Term>] {
+    pub(crate) fn facts(&self, rel: Sym) -> Vec<Vec<Term>> {
         self.own
             .get(&(rel, ANY))
             .or_else(|| self.statics.get(&(rel, ANY)))
-            .map_or(&[], |t| t.facts.as_slice())
+            .map_or_else(Vec::new, |t| {
+                (0..t.len())
+                    .map(|i| t.row(i).iter().map(|&a| self.terms.term(a)).collect())
+                    .collect()
+            })
     }
+}
+
+/// The arguments of the `init` facts.
+fn init_terms(g: &Grounder<'_>) -> Vec<Term> {
+    let t = g.terms.borrow();
+    g.rows((kw::INIT, ANY))
+        .iter()
+        .map(|f| t.term(f[0]))
+        .collect()
 }
 
 impl Evaluator {
@@ -840,18 +1322,26 @@ impl Evaluator {
     /// negation against finished components only).
     pub(crate) fn new(desc: &Description) -> Result<Self, GdlError> {
         let dynamic = dynamic_relations(desc);
-        let g = static_tables(desc, &dynamic)?;
-        let init: Vec<Term> = g
-            .tables
-            .get(&(kw::INIT, ANY))
-            .map(|t| t.facts.iter().map(|f| f[0].clone()).collect())
-            .unwrap_or_default();
+        let mut terms = Terms::default();
+        let crules: Vec<CRule> = desc.rules.iter().map(|r| compile(&mut terms, r)).collect();
+        let g = static_tables(desc, &dynamic, terms, &crules)?;
+        let init = init_terms(&g);
+        let Terms {
+            nodes, kids, slots, ..
+        } = g.terms.into_inner();
         let mut statics = g.tables;
+        let terms: Terms<'static> = Terms {
+            base: None,
+            first: 0,
+            nodes,
+            kids,
+            slots,
+        };
         statics.retain(|k, _| !dynamic.contains(&k.0));
         for t in statics.values_mut() {
-            let arity = t.facts.first().map_or(0, Vec::len);
+            let arity = if t.is_empty() { 0 } else { t.row(0).len() };
             for p in 0..arity {
-                t.ensure_index(p);
+                t.ensure_index(&terms, &vec![Path::from([p as u32])].into_boxed_slice());
             }
         }
         let keywords = [
@@ -864,7 +1354,7 @@ impl Evaluator {
             kw::INIT,
             kw::ROLE,
         ];
-        let mut demand: HashMap<Sym, Vec<NRule>> = HashMap::default();
+        let mut demand: HashMap<Sym, Vec<usize>> = HashMap::default();
         for comp in &desc.sccs {
             let [rel] = comp.as_slice() else { continue };
             let recursive = desc.rules.iter().any(|r| {
@@ -880,10 +1370,8 @@ impl Evaluator {
             {
                 demand.insert(
                     *rel,
-                    desc.rules
-                        .iter()
-                        .filter(|r| r.head.rel == *rel)
-                        .cloned()
+                    (0..desc.rules.len())
+                        .filter(|&i| desc.rules[i].head.rel == *rel)
                         .collect(),
                 );
             }
@@ -932,6 +1420,8 @@ impl Evaluator {
         Ok(Evaluator {
             state_comps: comps_for(&[kw::LEGAL, kw::TERMINAL, kw::GOAL])?,
             next_comps: comps_for(&[kw::NEXT])?,
+            terms,
+            crules,
             statics,
             dynamic,
             init,
@@ -950,32 +1440,32 @@ impl Evaluator {
     ///
     /// # Errors
     /// [`GdlError::Game`] when the facts of one state exceed the grounding limits.
-    pub(crate) fn eval(
-        &self,
-        desc: &Description,
+    pub(crate) fn eval<'a>(
+        &'a self,
+        desc: &'a Description,
         state: &[Term],
         does: Option<&[(Term, Term)]>,
-    ) -> Result<Derived<'_>, GdlError> {
-        let mut g = Grounder {
-            tables: HashMap::default(),
-            atoms: 0,
-            dynamic: self.dynamic.clone(),
-            statics: Some(&self.statics),
-            exact: true,
-            work: Default::default(),
-            max_work: MAX_STATE_WORK,
-            demand: Some(&self.demand),
-            memo: Default::default(),
-        };
+    ) -> Result<Derived<'a>, GdlError> {
+        let mut g = Grounder::new(
+            Terms::layered(&self.terms),
+            &desc.rules,
+            &self.crules,
+            self.dynamic.clone(),
+        );
+        g.statics = Some(&self.statics);
+        g.exact = true;
+        g.max_work = MAX_STATE_WORK;
+        g.demand = Some(&self.demand);
         for t in state {
-            let f = functor(t);
-            g.table((kw::TRUE, f)).insert(vec![t.clone()]);
-            g.table((kw::TRUE, ANY)).insert(vec![t.clone()]);
+            let id = g.terms.get_mut().of_term(t);
+            g.insert_true(id);
         }
         let comps = match does {
             Some(d) => {
                 for (r, a) in d {
-                    g.table((kw::DOES, ANY)).insert(vec![r.clone(), a.clone()]);
+                    let t = g.terms.get_mut();
+                    let row = [t.of_term(r), t.of_term(a)];
+                    g.insert((kw::DOES, ANY), &row);
                 }
                 &self.next_comps
             }
@@ -983,12 +1473,12 @@ impl Evaluator {
         };
         let mut dummy = false;
         for comp in comps {
-            let rules: Vec<&NRule> = comp.iter().map(|&i| &desc.rules[i]).collect();
-            g.fixpoint(&rules, &mut dummy)?;
+            g.fixpoint(comp, &mut dummy)?;
         }
         Ok(Derived {
             own: g.tables,
             statics: &self.statics,
+            terms: g.terms.into_inner(),
         })
     }
 }
@@ -1000,55 +1490,36 @@ impl Grounding {
     /// [`GdlError::Game`] when the grounding exceeds [`MAX_GROUND_RULES`].
     pub fn new(desc: &Description) -> Result<Self, GdlError> {
         let dynamic = dynamic_relations(desc);
-        let mut g = static_tables(desc, &dynamic)?;
+        let mut terms = Terms::default();
+        let crules: Vec<CRule> = desc.rules.iter().map(|r| compile(&mut terms, r)).collect();
+        let mut g = static_tables(desc, &dynamic, terms, &crules)?;
         let mut out = Grounding::default();
         // Initial state: `init` is static. Its facts seed `true`.
-        let init: Vec<Term> = g
-            .tables
-            .get(&(kw::INIT, ANY))
-            .map(|t| t.facts.iter().map(|f| f[0].clone()).collect())
-            .unwrap_or_default();
-        for t in &init {
-            let f = functor(t);
-            g.table((kw::TRUE, f)).insert(vec![t.clone()]);
-            g.table((kw::TRUE, ANY)).insert(vec![t.clone()]);
+        for f in g.rows((kw::INIT, ANY)) {
+            g.insert_true(f[0]);
         }
-        out.init = init;
+        out.init = init_terms(&g);
         // Static facts of `next` and `legal` also feed `true` and `does`.
-        let static_next: Vec<Vec<Term>> = if dynamic.contains(&kw::NEXT) {
-            Vec::new()
-        } else {
-            g.tables
-                .get(&(kw::NEXT, ANY))
-                .map(|t| t.facts.clone())
-                .unwrap_or_default()
-        };
-        for f in static_next {
-            let fu = functor(&f[0]);
-            g.table((kw::TRUE, fu)).insert(f.clone());
-            g.table((kw::TRUE, ANY)).insert(f);
+        if !dynamic.contains(&kw::NEXT) {
+            for f in g.rows((kw::NEXT, ANY)) {
+                g.insert_true(f[0]);
+            }
         }
         // 2. Relaxed fixpoint over the dynamic components.
-        let dyn_comps: Vec<Vec<&NRule>> = desc
+        let dyn_comps: Vec<Vec<usize>> = desc
             .sccs
             .iter()
             .filter(|c| c.iter().any(|s| dynamic.contains(s)))
             .map(|c| {
-                desc.rules
-                    .iter()
-                    .filter(|r| c.contains(&r.head.rel))
+                (0..desc.rules.len())
+                    .filter(|&i| c.contains(&desc.rules[i].head.rel))
                     .collect()
             })
             .collect();
         loop {
             // `does` ranges over the legal heads (static or derived).
-            let legal: Vec<Vec<Term>> = g
-                .tables
-                .get(&(kw::LEGAL, ANY))
-                .map(|t| t.facts.clone())
-                .unwrap_or_default();
-            for f in legal {
-                g.table((kw::DOES, ANY)).insert(f);
+            for f in g.rows((kw::LEGAL, ANY)) {
+                g.insert((kw::DOES, ANY), &f);
             }
             let mut outer = false;
             for rules in &dyn_comps {
@@ -1058,26 +1529,27 @@ impl Grounding {
                 break;
             }
         }
-        // 3. Instantiation.
-        let intern = |out: &mut Grounding, rel: Sym, args: Vec<Term>| -> u32 {
-            let key = (rel, args);
-            if let Some(&id) = out.atom_id.get(&key) {
-                return id;
+        // 3. Instantiation. Atoms are numbered in order of first use: `out_atoms` holds
+        // their term ids, `out_id` the number of each term id.
+        let mut out_atoms: Vec<u32> = Vec::new();
+        let mut out_id: Vec<u32> = Vec::new();
+        let mut number = |atom: u32| -> u32 {
+            let i = atom as usize;
+            if i >= out_id.len() {
+                out_id.resize(i + 1, NONE);
             }
-            let id = out.atoms.len() as u32;
-            out.atoms.push(key.clone());
-            out.atom_id.insert(key, id);
-            id
+            if out_id[i] == NONE {
+                out_id[i] = out_atoms.len() as u32;
+                out_atoms.push(atom);
+            }
+            out_id[i]
         };
         // Inputs first: true and does atoms, in a fixed order.
         for key in [(kw::TRUE, ANY), (kw::DOES, ANY)] {
-            let facts = g
-                .tables
-                .get(&key)
-                .map(|t| t.facts.clone())
-                .unwrap_or_default();
-            for f in facts {
-                intern(&mut out, key.0, f);
+            if let Some(t) = g.tables.get(&key) {
+                for &a in &t.atoms {
+                    number(a);
+                }
             }
         }
         // Static facts of the keyword relations become bodiless ground rules.
@@ -1085,72 +1557,86 @@ impl Grounding {
             if dynamic.contains(&rel) {
                 continue;
             }
-            let facts = g
-                .tables
-                .get(&(rel, ANY))
-                .map(|t| t.facts.clone())
-                .unwrap_or_default();
-            for f in facts {
-                let head = intern(&mut out, rel, f);
-                out.rules.push(GroundRule {
-                    head,
-                    body: Vec::new(),
-                });
+            if let Some(t) = g.tables.get(&(rel, ANY)) {
+                for &a in &t.atoms {
+                    let head = number(a);
+                    out.rules.push(GroundRule {
+                        head,
+                        body: Vec::new(),
+                    });
+                }
             }
         }
-        let dyn_rules: Vec<&NRule> = desc
-            .rules
-            .iter()
-            .filter(|r| dynamic.contains(&r.head.rel))
-            .collect();
-        let mut seen: HashSet<GroundRule> = HashSet::default();
-        let mut literals = 0usize;
-        for r in dyn_rules {
-            let plan = g.plan(r);
-            for st in &plan.steps {
-                if let (Some(p), true) = (st.index_pos, st.lit != usize::MAX) {
-                    g.table(st.key).ensure_index(p);
-                }
+        let hash_rule = |r: &GroundRule| {
+            let mut h = FxHasher::default();
+            h.write_u32(r.head);
+            for &(a, n) in &r.body {
+                h.write_u32(a << 1 | u32::from(n));
             }
+            h.finish()
+        };
+        // The rules so far, by content (each ground rule once).
+        let mut seen = Slots::default();
+        for i in 0..out.rules.len() {
+            let h = hash_rule(&out.rules[i]);
+            let rules = &out.rules;
+            if seen.get(h, |j| rules[j as usize] == rules[i]).is_none() {
+                seen.insert(h, i as u32, |j| hash_rule(&rules[j as usize]));
+            }
+        }
+        let mut literals = 0usize;
+        for (ri, (r, cr)) in desc.rules.iter().zip(&crules).enumerate() {
+            if !dynamic.contains(&r.head.rel) {
+                continue;
+            }
+            let plan = g.plan(r, &[]);
+            g.prepare(&plan);
             let gref = &g;
-            let out = &mut out;
+            let rules = &mut out.rules;
             let seen = &mut seen;
-            let mut body: Vec<(u32, bool)> = Vec::new();
-            // Each instance is interned as it is found (no list of instances in between).
-            let mut emit = |b: &[Option<Term>]| -> Result<(), GdlError> {
-                body.clear();
-                for l in &r.body {
-                    match l {
-                        NLit::Pos(a) | NLit::Neg(a) if gref.dynamic.contains(&a.rel) => {
-                            let args: Vec<Term> = a.args.iter().map(|t| subst(t, b)).collect();
-                            let neg = matches!(l, NLit::Neg(_));
-                            if neg
-                                && !gref
-                                    .tables
-                                    .get(&(a.rel, ANY))
-                                    .is_some_and(|t| t.set.contains(&args))
-                            {
-                                continue; // never true: the negation always holds
-                            }
-                            body.push((intern(out, a.rel, args), neg));
-                        }
-                        _ => {}
+            let mut rule = GroundRule {
+                head: 0,
+                body: Vec::new(),
+            };
+            // Each instance is numbered as it is found (no list of instances in between).
+            // Its atoms were all derived by the fixpoint: they exist.
+            let mut emit = |b: &[u32]| -> Result<(), GdlError> {
+                let t = gref.terms.borrow();
+                rule.body.clear();
+                for (l, cl) in r.body.iter().zip(&cr.body) {
+                    let (NLit::Pos(a) | NLit::Neg(a), CLit::Pos(ps) | CLit::Neg(ps)) = (l, cl)
+                    else {
+                        continue;
+                    };
+                    if !gref.dynamic.contains(&a.rel) {
+                        continue;
+                    }
+                    let neg = matches!(l, NLit::Neg(_));
+                    let atom = find_atom(&t, a.rel, ps, b).filter(|atom| {
+                        !neg || gref
+                            .tables
+                            .get(&(a.rel, ANY))
+                            .is_some_and(|t| t.set.contains(atom))
+                    });
+                    match atom {
+                        Some(atom) => rule.body.push((number(atom), neg)),
+                        // Never true: the negation always holds.
+                        None if neg => {}
+                        None => unreachable!("a matched positive literal is a derived atom"),
                     }
                 }
-                let head: Vec<Term> = r.head.args.iter().map(|t| subst(t, b)).collect();
-                let head = intern(out, r.head.rel, head);
-                body.sort_unstable();
-                body.dedup();
-                literals += body.len();
-                let gr = GroundRule {
-                    head,
-                    body: body.clone(),
-                };
-                if !seen.contains(&gr) {
-                    seen.insert(gr.clone());
-                    out.rules.push(gr);
+                let head = find_atom(&t, r.head.rel, &cr.head, b)
+                    .expect("the fixpoint derived every head");
+                rule.head = number(head);
+                rule.body.sort_unstable();
+                rule.body.dedup();
+                literals += rule.body.len();
+                let h = hash_rule(&rule);
+                if seen.get(h, |j| rules[j as usize] == rule).is_none() {
+                    rules.push(rule.clone());
+                    seen.insert(h, rules.len() as u32 - 1, |j| hash_rule(&rules[j as usize]));
                 }
-                if out.rules.len() > MAX_GROUND_RULES {
+                if rules.len() > MAX_GROUND_RULES {
                     return Err(too_large());
                 }
                 if literals > MAX_GROUND_LITERALS {
@@ -1160,9 +1646,23 @@ impl Grounding {
                 }
                 Ok(())
             };
-            let mut binding = vec![None; r.vars as usize];
-            gref.step(r, &plan, 0, &mut binding, &mut emit)?;
+            let mut binding = vec![NONE; r.vars as usize];
+            gref.step(ri, &plan, 0, &mut binding, &mut emit)?;
         }
+        let t = g.terms.borrow();
+        out.atoms = out_atoms
+            .iter()
+            .map(|&a| {
+                let (rel, args) = t.node(a);
+                (Sym(rel), args.iter().map(|&x| t.term(x)).collect())
+            })
+            .collect();
+        out.atom_id = out
+            .atoms
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (a.clone(), i as u32))
+            .collect();
         out.work = g.work.get();
         Ok(out)
     }
