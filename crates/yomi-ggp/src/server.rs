@@ -148,7 +148,9 @@ struct PlacesState {
     held: usize,
     next_id: u64,
     /// Connection id, its task, and the flag that hands its place over when evicted.
-    waiting: std::collections::VecDeque<(u64, tokio::task::AbortHandle, Arc<AtomicBool>)>,
+    /// (The task is `None` only between registration and spawn, both on the accept loop,
+    /// which is also the only caller of [`Places::take`].)
+    waiting: std::collections::VecDeque<(u64, Option<tokio::task::AbortHandle>, Arc<AtomicBool>)>,
 }
 
 /// A connection's hold on a place: given back when its task ends (or is aborted), unless
@@ -171,11 +173,9 @@ impl Places {
         let mut st = self.lock();
         if st.held >= self.limit {
             loop {
-                let (_, victim, evicted) = st.waiting.pop_front()?;
-                // A task that ended before it was registered gave its place back already.
-                if victim.is_finished() {
+                let (_, Some(victim), evicted) = st.waiting.pop_front()? else {
                     continue;
-                }
+                };
                 // Set under the lock, which the victim's `Place::drop` takes: its place is
                 // handed over, not given back.
                 evicted.store(true, Ordering::SeqCst);
@@ -189,9 +189,17 @@ impl Places {
         Some((st.next_id, Arc::new(AtomicBool::new(false))))
     }
 
-    /// Registers the task of connection `id` as waiting for its head.
-    fn waiting(&self, id: u64, task: tokio::task::AbortHandle, evicted: Arc<AtomicBool>) {
-        self.lock().waiting.push_back((id, task, evicted));
+    /// Registers connection `id` as waiting for its head, before its task starts (so that
+    /// [`Places::started`] always finds it).
+    fn waiting(&self, id: u64, evicted: Arc<AtomicBool>) {
+        self.lock().waiting.push_back((id, None, evicted));
+    }
+
+    /// Connection `id`'s task, once spawned; nothing when it has started or ended already.
+    fn spawned(&self, id: u64, task: tokio::task::AbortHandle) {
+        if let Some(entry) = self.lock().waiting.iter_mut().find(|(i, _, _)| *i == id) {
+            entry.1 = Some(task);
+        }
     }
 
     /// Connection `id` sent a whole request head: no longer evictable.
@@ -255,13 +263,12 @@ async fn serve(listener: tokio::net::TcpListener, ctx: Ctx, stop: Arc<Notify>) {
             id,
             evicted: evicted.clone(),
         };
-        // Registered after the spawn (the abort handle comes from it): a task that ends
-        // first leaves a finished entry, which `take` skips.
+        places.waiting(id, evicted);
         let task = tokio::spawn(async move {
             let _place = place;
             let _ = tokio::time::timeout(lifetime, conn).await;
         });
-        places.waiting(id, task.abort_handle(), evicted);
+        places.spawned(id, task.abort_handle());
     }
 }
 
