@@ -30,6 +30,7 @@ pub mod journal;
 pub mod limits;
 pub mod notation;
 pub mod player;
+pub mod progress;
 pub mod registry;
 pub mod rng;
 pub mod search;

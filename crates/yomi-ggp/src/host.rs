@@ -21,6 +21,7 @@ use std::path::Path;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
+use yomi_core::progress::{Display, Progress};
 use yomi_core::{Game, Player, Rng};
 
 use crate::game::GdlGame;
@@ -412,7 +413,7 @@ pub enum HostError {
 /// Runs `matches` matches, rotating the players over the roles (match k gives role r to
 /// `players[(r + k) % n]`), and appends each record to `out` as one JSON line as soon as
 /// the match ends (an interrupted series keeps every finished match). Progress goes to
-/// stderr when `progress`. A failed match ([`MatchRecord::failed`]) is written and ends
+/// stderr when `progress` (a bar on a terminal, see [`yomi_core::progress`]). A failed match ([`MatchRecord::failed`]) is written and ends
 /// the series.
 ///
 /// # Errors
@@ -451,6 +452,13 @@ pub fn run_matches(
         .map_err(io)?;
     let mut rng = Rng::seed_from_u64(config.seed);
     let mut records = Vec::new();
+    let bar = Progress::new(
+        "hosting",
+        "matches",
+        matches as u64,
+        0,
+        Display::for_stderr(!progress),
+    );
     for k in 0..matches {
         let order: Vec<String> = (0..roles)
             .map(|r| players[(r + k) % roles].clone())
@@ -467,24 +475,23 @@ pub fn run_matches(
         })?;
         writeln!(file, "{line}").map_err(io)?;
         file.flush().map_err(io)?;
-        if progress {
-            let goals: Vec<String> = rec
-                .roles
-                .iter()
-                .zip(&rec.players)
-                .zip(&rec.goals)
-                .map(|((r, p), g)| format!("{r}={p}:{g}"))
-                .collect();
-            eprintln!(
-                "match {}/{matches} ({}): {} steps, {} error(s), {:.1} s, goals {}",
-                k + 1,
-                rec.match_id,
-                rec.moves.len(),
-                rec.errors.len(),
-                rec.seconds,
-                goals.join(" ")
-            );
-        }
+        let goals: Vec<String> = rec
+            .roles
+            .iter()
+            .zip(&rec.players)
+            .zip(&rec.goals)
+            .map(|((r, p), g)| format!("{r}={p}:{g}"))
+            .collect();
+        bar.println(&format!(
+            "match {}/{matches} ({}): {} steps, {} error(s), {:.1} s, goals {}",
+            k + 1,
+            rec.match_id,
+            rec.moves.len(),
+            rec.errors.len(),
+            rec.seconds,
+            goals.join(" ")
+        ));
+        bar.inc(1);
         if let Some(reason) = &rec.failed {
             return Err(HostError::MatchFailed {
                 match_id: rec.match_id.clone(),
@@ -493,5 +500,6 @@ pub fn run_matches(
         }
         records.push(rec);
     }
+    bar.finish();
     Ok(records)
 }

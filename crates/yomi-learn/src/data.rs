@@ -19,12 +19,11 @@ use std::collections::HashSet;
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::Instant;
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use yomi_core::progress::{Display, Progress};
 use yomi_core::rng::derive_seed;
 use yomi_core::search::mcts::{FinalMove, Mcts, MctsParams};
 use yomi_core::search::Budget;
@@ -300,22 +299,18 @@ pub fn generate<G: Game>(
     }
     let have: HashSet<usize> = done.iter().map(|r| r.index).collect();
     let todo: Vec<usize> = (0..states.len()).filter(|i| !have.contains(i)).collect();
-    if !quiet && !done.is_empty() {
-        eprintln!(
-            "{}: {} of {} states already labelled",
-            path.display(),
-            done.len(),
-            states.len()
-        );
-    }
+    let progress = Progress::new(
+        "labelling",
+        "states",
+        states.len() as u64,
+        done.len() as u64,
+        Display::for_stderr(quiet),
+    );
     let file = OpenOptions::new()
         .append(true)
         .open(path)
         .map_err(|e| LearnError::io(path, e))?;
     let file = Mutex::new(file);
-    let counter = AtomicUsize::new(0);
-    let start = Instant::now();
-    let step = (todo.len() / 50).max(1);
     let labelled: Result<Vec<Labelled>, LearnError> = todo
         .par_iter()
         .filter_map(|&i| {
@@ -343,19 +338,11 @@ pub fn generate<G: Game>(
                 let mut f = file.lock().unwrap_or_else(|e| e.into_inner());
                 f.write_all(line.as_bytes()).and_then(|_| f.flush())
             };
-            let n = counter.fetch_add(1, Ordering::Relaxed) + 1;
-            if !quiet && (n % step == 0 || n == todo.len()) {
-                let secs = start.elapsed().as_secs_f64();
-                eprintln!(
-                    "labelled {n}/{} states ({:.1} s, {:.2} states/s)",
-                    todo.len(),
-                    secs,
-                    n as f64 / secs.max(1e-9)
-                );
-            }
+            progress.inc(1);
             Some(written.map(|_| r).map_err(|e| LearnError::io(path, e)))
         })
         .collect();
+    progress.finish();
     labelled?;
     drop(done);
     // Read back, so a fresh run and a resumed one return the same numbers (as parsed).

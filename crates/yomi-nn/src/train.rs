@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use burn::tensor::Device;
 use serde::{Deserialize, Serialize};
 use yomi_core::arena::RoundRobin;
+use yomi_core::progress::{Display, Progress};
 use yomi_core::registry::AgentRegistry;
 use yomi_core::rng::derive_seed;
 use yomi_core::{Rng, TensorGame};
@@ -265,12 +266,17 @@ impl<'a, G: TensorGame> Trainer<'a, G> {
             self.publish_if_behind(&rows, &best)?;
         }
         let mut new_cycles = 0;
+        let bar = Progress::new(
+            "training",
+            "cycles",
+            c.cycles as u64,
+            cycle as u64,
+            Display::for_stderr(!self.progress),
+        );
         while cycle < c.cycles && stop_after.is_none_or(|n| new_cycles < n) {
             cycle += 1;
             let cseed = derive_seed(c.seed, cycle as u64);
-            if self.progress {
-                eprintln!("cycle {cycle}/{}: self-play", c.cycles);
-            }
+            bar.println(&format!("cycle {cycle}/{}: self-play", c.cycles));
             // Self-play with the best network.
             let sp = runner.play(
                 self.game,
@@ -286,22 +292,18 @@ impl<'a, G: TensorGame> Trainer<'a, G> {
             let positions = sp.samples.len();
             let sp_rate = sp.positions_per_second();
             buffer.extend(sp.samples);
-            if self.progress {
-                eprintln!(
+            bar.println(&format!(
                     "cycle {cycle}: {} games ({} / {} / {} first wins / draws / second wins), {positions} positions, {sp_rate:.1} positions/s; training",
                     sp.games, sp.outcomes[0], sp.outcomes[1], sp.outcomes[2]
-                );
-            }
+                ));
             // Train.
             let mut rng = Rng::seed_from_u64(derive_seed(cseed, 2));
             let losses: Losses = learner.train(&buffer, c.train.steps, c.train.batch, &mut rng);
             let candidate = learner.inference_net();
-            if self.progress {
-                eprintln!(
-                    "cycle {cycle}: value loss {:.4}, policy loss {:.4}, {:.0} samples/s",
-                    losses.value, losses.policy, losses.samples_per_second
-                );
-            }
+            bar.println(&format!(
+                "cycle {cycle}: value loss {:.4}, policy loss {:.4}, {:.0} samples/s",
+                losses.value, losses.policy, losses.samples_per_second
+            ));
             // Gate.
             let work = self.dir.join("work");
             std::fs::create_dir_all(&work).map_err(|e| NnError::Io {
@@ -328,14 +330,12 @@ impl<'a, G: TensorGame> Trainer<'a, G> {
                     derive_seed(cseed, 3),
                 )?;
                 let ok = score.score[0] >= c.gate.threshold;
-                if self.progress {
-                    eprintln!(
-                        "cycle {cycle}: gate {:.3} (W/D/L {:?}) -> {}",
-                        score.score[0],
-                        score.wdl,
-                        if ok { "accepted" } else { "rejected" }
-                    );
-                }
+                bar.println(&format!(
+                    "cycle {cycle}: gate {:.3} (W/D/L {:?}) -> {}",
+                    score.score[0],
+                    score.wdl,
+                    if ok { "accepted" } else { "rejected" }
+                ));
                 (Some(score.score[0]), ok)
             } else {
                 (None, true)
@@ -353,12 +353,10 @@ impl<'a, G: TensorGame> Trainer<'a, G> {
                     let (mut r, _) =
                         self.play(&me, o, c.eval.games, derive_seed(cseed, 10 + k as u64))?;
                     r.opponent = o.clone();
-                    if self.progress {
-                        eprintln!(
-                            "cycle {cycle}: vs {o}: W/D/L {:?}, score {:.3} [{:.3}, {:.3}]",
-                            r.wdl, r.score[0], r.score[1], r.score[2]
-                        );
-                    }
+                    bar.println(&format!(
+                        "cycle {cycle}: vs {o}: W/D/L {:?}, score {:.3} [{:.3}, {:.3}]",
+                        r.wdl, r.score[0], r.score[1], r.score[2]
+                    ));
                     evals.push(r);
                 }
             }
@@ -376,8 +374,10 @@ impl<'a, G: TensorGame> Trainer<'a, G> {
                 evals,
             });
             self.checkpoint(cycle, &rows, &learner, &best, &buffer)?;
+            bar.inc(1);
             new_cycles += 1;
         }
+        bar.finish();
         Ok(rows)
     }
 

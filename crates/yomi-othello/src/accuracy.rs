@@ -34,7 +34,6 @@ use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -42,6 +41,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 use yomi_core::arena::score_estimate;
+use yomi_core::progress::{Display, Progress};
 use yomi_core::rng::derive_seed;
 use yomi_core::spec::SpecError;
 use yomi_core::Agent;
@@ -809,8 +809,8 @@ pub struct RunSummary {
 
 /// Runs the experiment on this machine: opens its [`AccuracyJournal`], plays every item
 /// still due on the configuration's threads, adding each record as it finishes, then
-/// writes the report (also when nothing was left to run). `progress` gets a line now and
-/// then.
+/// writes the report (also when nothing was left to run). Progress is shown as `display`
+/// says ([`yomi_core::progress`]: a bar on a terminal, lines in a log).
 ///
 /// # Errors
 /// Configuration, test-set, records and agent errors (agent specs are checked before
@@ -818,7 +818,7 @@ pub struct RunSummary {
 pub fn run(
     cfg: &AccuracyConfig,
     command: &str,
-    progress: &(dyn Fn(&str) + Sync),
+    display: Display,
 ) -> Result<RunSummary, AccuracyError> {
     let journal = AccuracyJournal::open(cfg)?;
     let due = journal.due();
@@ -827,7 +827,14 @@ pub fn run(
         resumed: journal.resumed(),
         ran: due.len(),
     };
-    progress(&format!(
+    let progress = Progress::new(
+        "othello accuracy",
+        "items",
+        summary.items as u64,
+        summary.resumed as u64,
+        display,
+    );
+    progress.println(&format!(
         "othello accuracy: {} items, {} in {} already, {} to run",
         summary.items,
         summary.resumed,
@@ -836,10 +843,6 @@ pub fn run(
     ));
     if !due.is_empty() {
         let plan = journal.plan();
-        let finished = AtomicUsize::new(0);
-        let started = Instant::now();
-        let last = Mutex::new(Instant::now());
-        let total = due.len();
         thread_pool(cfg.threads)?.install(|| {
             // `par_bridge` takes items about in order, which keeps the cells of an
             // interrupted run even.
@@ -848,24 +851,16 @@ pub fn run(
                 .try_for_each(|&k| -> Result<(), AccuracyError> {
                     let record = plan.play(k)?;
                     journal.add(std::slice::from_ref(&record))?;
-                    let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
-                    let mut l = last.lock().unwrap_or_else(|e| e.into_inner());
-                    if n == total || l.elapsed().as_secs_f64() >= 10.0 {
-                        *l = Instant::now();
-                        let el = started.elapsed().as_secs_f64();
-                        progress(&format!(
-                            "othello accuracy: {n}/{total} items ({:.0} s, about {:.0} s left; last: {} S={} #{})",
-                            el,
-                            el / n as f64 * (total - n) as f64,
-                            record.agent,
-                            record.stage,
-                            record.index
-                        ));
-                    }
+                    progress.set_message(format!(
+                        "last: {} S={} #{}",
+                        record.agent, record.stage, record.index
+                    ));
+                    progress.inc(1);
                     Ok(())
                 })
         })?;
     }
+    progress.finish();
     journal.write_report(command)?;
     Ok(summary)
 }

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use yomi_core::progress::Display;
 use yomi_othello::accuracy::{self, AccuracyConfig, Outcome, Record};
 use yomi_othello::testsets;
 
@@ -51,10 +52,9 @@ table = 6
 fn reduced_run_writes_records_and_report_and_resumes() {
     let dir = tempfile::tempdir().unwrap();
     let cfg = config(dir.path());
-    let quiet = |_: &str| {};
 
     // 2 variants x 2 stages x 2 budgets x 3 positions.
-    let s = accuracy::run(&cfg, "yomi othello accuracy test.toml", &quiet).unwrap();
+    let s = accuracy::run(&cfg, "yomi othello accuracy test.toml", Display::Quiet).unwrap();
     assert_eq!((s.items, s.resumed, s.ran), (24, 0, 24));
     let records = accuracy::load_records(&cfg.out).unwrap();
     assert_eq!(records.len(), 24);
@@ -91,7 +91,7 @@ fn reduced_run_writes_records_and_report_and_resumes() {
     assert!(report.contains(&row), "missing {row} in\n{report}");
 
     // A rerun runs nothing and reproduces the report.
-    let s = accuracy::run(&cfg, "yomi othello accuracy test.toml", &quiet).unwrap();
+    let s = accuracy::run(&cfg, "yomi othello accuracy test.toml", Display::Quiet).unwrap();
     assert_eq!((s.items, s.resumed, s.ran), (24, 24, 0));
     assert_eq!(std::fs::read_to_string(&cfg.report).unwrap(), report);
 
@@ -103,7 +103,7 @@ fn reduced_run_writes_records_and_report_and_resumes() {
     cut.push('\n');
     cut.push_str(&lines[lines.len() - 5][..20]);
     std::fs::write(&cfg.out, cut).unwrap();
-    let s = accuracy::run(&cfg, "yomi othello accuracy test.toml", &quiet).unwrap();
+    let s = accuracy::run(&cfg, "yomi othello accuracy test.toml", Display::Quiet).unwrap();
     assert_eq!((s.resumed, s.ran), (19, 5));
     let mut again = accuracy::load_records(&cfg.out).unwrap();
     assert_eq!(again.len(), 24);
@@ -170,18 +170,24 @@ fn bad_experiment_files_get_errors() {
     cfg.out = dir.path().join("a.jsonl");
     cfg.report = dir.path().join("a.md");
     cfg.variants[0].agent = "no-such-agent".into();
-    let err = accuracy::run(&cfg, "", &|_| {}).unwrap_err().to_string();
+    let err = accuracy::run(&cfg, "", Display::Quiet)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("no-such-agent"), "{err}");
     assert!(!cfg.out.exists());
     // A set listed under the wrong stage is refused.
     cfg.variants[0].agent = "uct".into();
     cfg.sets[0].stage = 40;
-    let err = accuracy::run(&cfg, "", &|_| {}).unwrap_err().to_string();
+    let err = accuracy::run(&cfg, "", Display::Quiet)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("not S = 40"), "{err}");
     // A malformed complete records line is an error naming the line.
     cfg.sets[0].stage = 50;
     std::fs::write(&cfg.out, "{\"variant\": 3}\n").unwrap();
-    let err = accuracy::run(&cfg, "", &|_| {}).unwrap_err().to_string();
+    let err = accuracy::run(&cfg, "", Display::Quiet)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("line 1"), "{err}");
 }
 
@@ -189,7 +195,7 @@ fn bad_experiment_files_get_errors() {
 fn items_played_in_chunks_elsewhere_give_the_records_of_one_run() {
     let dir = tempfile::tempdir().unwrap();
     let whole = config(dir.path());
-    accuracy::run(&whole, "", &|_| {}).unwrap();
+    accuracy::run(&whole, "", Display::Quiet).unwrap();
     let mut cfg = config(dir.path());
     cfg.out = dir.path().join("chunks.jsonl");
     let journal = accuracy::AccuracyJournal::open(&cfg).unwrap();
@@ -228,6 +234,6 @@ fn items_played_in_chunks_elsewhere_give_the_records_of_one_run() {
         strip(accuracy::load_records(&whole.out).unwrap())
     );
     // The file made in chunks resumes like one made by a single run.
-    let s = accuracy::run(&cfg, "", &|_| {}).unwrap();
+    let s = accuracy::run(&cfg, "", Display::Quiet).unwrap();
     assert_eq!((s.resumed, s.ran), (24, 0));
 }

@@ -16,6 +16,7 @@ use yomi_othello::train::{train, TrainConfig};
 
 use crate::error::{seconds_option, threads_option, usage};
 use yomi_core::limits::Zero;
+use yomi_core::progress::Display;
 
 /// Arguments of `yomi othello`.
 #[derive(Args, Debug)]
@@ -274,7 +275,7 @@ fn run_accuracy(args: &AccuracyArgs) -> anyhow::Result<()> {
             accuracy::report(&cfg, &sets, &records, &command),
         )?;
     } else {
-        let s = accuracy::run(&cfg, &command, &|line| eprintln!("{line}"))?;
+        let s = accuracy::run(&cfg, &command, Display::for_stderr(false))?;
         crate::commands::emit(&format!(
             "{} items: {} run now, {} resumed from {}\n",
             s.items,

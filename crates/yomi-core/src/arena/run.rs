@@ -6,11 +6,9 @@
 //! configuration, the schedule, one scheduled game) and [`chunks`](super::chunks) (the
 //! journal of the records file); neither uses it.
 
-use std::io::IsTerminal;
 use std::sync::Mutex;
-use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use crate::progress::Display;
 use rayon::prelude::*;
 
 use super::records::GameRecord;
@@ -89,9 +87,9 @@ impl RoundRobin {
     }
 }
 
-/// The progress bar of a run, and a running score for matches.
+/// The progress of a run ([`crate::progress`]), and a running score for matches.
 struct Progress {
-    bar: ProgressBar,
+    bar: crate::progress::Progress,
     agents: Vec<String>,
     tally: Mutex<Vec<Wdl>>,
 }
@@ -104,22 +102,13 @@ impl Progress {
         agents: &[String],
         finished: impl Iterator<Item = &'a GameRecord>,
     ) -> Self {
-        let bar = if hidden || !std::io::stderr().is_terminal() {
-            ProgressBar::hidden()
-        } else {
-            let bar =
-                ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
-            let style = ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:30}] {pos}/{len} games, ETA {eta}  {wide_msg}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> ");
-            bar.set_style(style);
-            bar.enable_steady_tick(Duration::from_millis(500));
-            bar
-        };
-        bar.set_position(done as u64);
-        bar.reset_eta();
+        let bar = crate::progress::Progress::new(
+            "playing",
+            "games",
+            total as u64,
+            done as u64,
+            Display::for_stderr(hidden),
+        );
         let p = Progress {
             bar,
             agents: agents.to_vec(),
@@ -145,7 +134,7 @@ impl Progress {
     }
 
     fn update_message(&self) {
-        if self.agents.len() != 2 || self.bar.is_hidden() {
+        if self.agents.len() != 2 {
             return;
         }
         let tally = self.tally.lock().unwrap_or_else(|p| p.into_inner());
@@ -161,11 +150,11 @@ impl Progress {
 
     fn finished(&self, r: &GameRecord) {
         self.count(r);
-        self.bar.inc(1);
         self.update_message();
+        self.bar.inc(1);
     }
 
     fn finish(&self) {
-        self.bar.finish_and_clear();
+        self.bar.finish();
     }
 }
