@@ -231,7 +231,10 @@ pub fn register(r: &mut AgentRegistry<GoGame>) {
                 return Err(SpecError::BadValue {
                     agent: "diffmcts".into(),
                     key: "iters/threads/c/time".into(),
-                    value: format!("{iters}/{threads}/{c}/{time:?}"),
+                    value: format!(
+                        "{iters}/{threads}/{c}/{}",
+                        time.map_or_else(|| "none".to_string(), |t| t.to_string())
+                    ),
                     expected: "positive iters, threads and time, c >= 0".into(),
                 });
             }

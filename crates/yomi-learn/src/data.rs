@@ -50,6 +50,16 @@ pub struct DataHeader {
     pub iterations: u64,
 }
 
+impl DataHeader {
+    /// `game ggp:ticTacToe, seed 7, 1000 UCT iterations a label` (for error messages).
+    fn describe(&self) -> String {
+        format!(
+            "game {}, seed {}, {} UCT iterations a label (format {})",
+            self.game, self.seed, self.iterations, self.yomi_learn_data
+        )
+    }
+}
+
 /// One labelled state.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -266,7 +276,11 @@ pub fn generate<G: Game>(
             return Err(LearnError::bad(
                 path,
                 Some(1),
-                format!("written with {h:?}; this run is {header:?}: use another file"),
+                format!(
+                    "written for {}; this run is for {}: use another file",
+                    h.describe(),
+                    header.describe()
+                ),
             ));
         }
         for r in existing {
