@@ -13,5 +13,5 @@ fuzz_target!(|data: &[u8]| {
     engine.exact_empties = 6;
     engine.move_time = Duration::from_millis(1);
     let mut out = Vec::new();
-    run_gtp_with(engine, Cursor::new(data), &mut out).expect("only i/o errors, and there are none");
+    run_gtp_with(engine, Cursor::new(data.to_vec()), &mut out).expect("only i/o errors, and there are none");
 });
