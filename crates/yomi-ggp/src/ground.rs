@@ -1312,7 +1312,15 @@ impl<'s> Grounder<'s> {
                     )?;
                 }
                 let mut order: Vec<usize> = (0..atoms.len()).collect();
-                if sorted && atoms.len() > 1 {
+                // (Already in order when one join ran, with its delta literal first in the
+                // plan too.)
+                if sorted
+                    && atoms.len() > 1
+                    && keys
+                        .chunks_exact(n)
+                        .zip(keys.chunks_exact(n).skip(1))
+                        .any(|(x, y)| x > y)
+                {
                     order.sort_unstable_by(|&x, &y| {
                         keys[x * n..(x + 1) * n].cmp(&keys[y * n..(y + 1) * n])
                     });
