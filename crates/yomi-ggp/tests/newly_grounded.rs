@@ -17,7 +17,7 @@ use yomi_ggp::{Description, GdlGame, Prover, Reasoner, Term};
 
 /// The reference a grounded game is checked against.
 enum Reference {
-    Prover(Prover),
+    Prover(Box<Prover>),
     Fallback(GdlGame),
 }
 
@@ -214,7 +214,7 @@ fn newly_grounded_sheets_agree_with_the_reference() {
         assert!(stats.fallback.is_none(), "{file}: {:?}", stats.fallback);
         let built = t.elapsed().as_secs_f64();
         let reference = if prover_ok && !fallback_only {
-            Reference::Prover(Prover::new(&desc))
+            Reference::Prover(Box::new(Prover::new(&desc)))
         } else {
             Reference::Fallback(GdlGame::new_fallback(file, &desc).unwrap())
         };
