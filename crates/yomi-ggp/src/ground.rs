@@ -1237,7 +1237,18 @@ impl<'s> Grounder<'s> {
                 }
                 // The joins to run: (plan, fact ranges per literal).
                 let mut runs: Vec<(Plan, Vec<(u32, u32)>)> = Vec::new();
+                // Several tables that more than doubled: one full join costs less than a
+                // join per grown literal (its heads come in order, the known ones are
+                // dropped).
+                let grown = |o: &Vec<u32>| {
+                    let g = (0..o.len()).filter(|&l| o[l] < sizes[l]);
+                    g.clone().count() > 1 && g.clone().any(|l| sizes[l] - o[l] > o[l])
+                };
                 let sorted = match &old {
+                    Some(o) if grown(o) => {
+                        runs.push((base, Vec::new()));
+                        false
+                    }
                     None => {
                         runs.push((base, Vec::new()));
                         false
