@@ -86,7 +86,9 @@ const ANY: u32 = u32::MAX;
 const NONE: u32 = u32::MAX;
 
 /// Receives each binding of a rule's variables (term ids, [`NONE`] where unbound).
-type Emit<'a> = dyn FnMut(&[u32]) -> Result<(), GdlError> + 'a;
+/// The second argument is the fact number each step matched, in plan order (0 for a
+/// step without a literal).
+type Emit<'a> = dyn FnMut(&[u32], &[u32]) -> Result<(), GdlError> + 'a;
 
 /// A call of a relation evaluated on demand: the relation, and the ids of the ground
 /// arguments ([`NONE`] for the others).
@@ -622,6 +624,9 @@ struct Grounder<'s> {
     /// The answers found on demand, by relation and call pattern (the ids of its ground
     /// arguments, [`NONE`] for the others).
     memo: RefCell<HashMap<Call, Rc<Table>>>,
+    /// Per rule (index into `rules`): the size of each positive body literal's table
+    /// when [`Grounder::fixpoint`] last ran it (`None`: never).
+    seen: Vec<Option<Vec<u32>>>,
 }
 
 impl<'s> Grounder<'s> {
@@ -644,6 +649,7 @@ impl<'s> Grounder<'s> {
             max_work: MAX_GROUND_WORK,
             demand: None,
             memo: RefCell::default(),
+            seen: Vec::new(),
         }
     }
 
@@ -672,9 +678,15 @@ impl<'s> Grounder<'s> {
         self.insert((kw::TRUE, ANY), &[arg]);
     }
 
-    /// Adds a derived fact; `true` gets the `next` heads (unless exact).
-    fn add(&mut self, rel: Sym, args: &[u32]) -> bool {
-        let new = self.insert((rel, ANY), args);
+    /// Adds a derived fact, whose atom (the term `(rel args...)`) is `atom`; `true` gets
+    /// the `next` heads (unless exact).
+    fn add_atom(&mut self, rel: Sym, atom: u32, args: &[u32]) -> bool {
+        let t = self.terms.get_mut();
+        let new = self
+            .tables
+            .entry((rel, ANY))
+            .or_default()
+            .insert(t, atom, args);
         if new && rel == kw::NEXT && !self.exact {
             self.insert_true(args[0]);
         }
@@ -714,8 +726,10 @@ impl<'s> Grounder<'s> {
     /// Near-linear in the body length (bodies of thousands of literals are legal GDL): the
     /// literals' scores are kept up to date as variables become bound (through an index
     /// from each variable to the literals and tests that hold it) and the best one is taken
-    /// from a heap whose stale entries are skipped.
-    fn plan(&self, r: &NRule, pre_bound: &[bool]) -> Plan {
+    /// from a heap whose stale entries are skipped. `first`, when given, is the
+    /// (positive) literal joined first whatever its score: the delta of a semi-naive
+    /// re-run ([`Grounder::fixpoint`]).
+    fn plan(&self, r: &NRule, pre_bound: &[bool], first: Option<usize>) -> Plan {
         use std::cmp::Reverse;
         use std::collections::BinaryHeap;
         let n = r.body.len();
@@ -830,8 +844,13 @@ impl<'s> Grounder<'s> {
         pre.sort_unstable();
         let mut left = remaining.iter().filter(|&&x| x).count();
         let mut steps = Vec::new();
+        let mut first = first.filter(|&i| remaining.get(i).copied().unwrap_or(false));
         while left > 0 {
-            let Some((sc, Reverse(i))) = heap.pop() else {
+            let picked = match first.take() {
+                Some(i) => Some((score(i, &unbound, &ground_args), Reverse(i))),
+                None => heap.pop(),
+            };
+            let Some((sc, Reverse(i))) = picked else {
                 break;
             };
             if !remaining[i] || sc != score(i, &unbound, &ground_args) {
@@ -908,12 +927,18 @@ impl<'s> Grounder<'s> {
     /// literals on dynamic relations are not tested unless exact. Iterative, with one
     /// frame per step on an explicit stack: a body of thousands of literals must not
     /// exhaust the thread's stack. Run [`Grounder::prepare`] on the plan first.
+    ///
+    /// `ranges`, unless empty, restricts each positive body literal (by index) to the
+    /// facts numbered in `lo..hi` of its table (relations evaluated on demand are not
+    /// restricted). Candidates are tried in increasing fact number at every step, so
+    /// `emit` sees the bindings in lexicographic order of the fact numbers it is given.
     fn step(
         &self,
         ri: usize,
         plan: &Plan,
         k: usize,
         binding: &mut [u32],
+        ranges: &[(u32, u32)],
         emit: &mut Emit<'_>,
     ) -> Result<(), GdlError> {
         /// The candidates of one step: fact numbers from an index, all facts, or the one
@@ -930,6 +955,9 @@ impl<'s> Grounder<'s> {
             table: Option<&'t Table>,
             cands: Cands<'t>,
             next: usize,
+            /// The end of the candidates of `Cands::All` (the range's end, or the table's
+            /// length).
+            end: usize,
             /// Variables bound by the candidate being tried.
             trail: Vec<u32>,
         }
@@ -938,17 +966,21 @@ impl<'s> Grounder<'s> {
         // The frame for step `k`, or `None` when the step has no candidates at all.
         let frame = |k: usize, binding: &[u32]| -> Result<Option<Frame<'_>>, GdlError> {
             let s = &plan.steps[k];
-            let mk = |table, cands| {
+            let (lo, hi) = ranges
+                .get(s.lit)
+                .map_or((0, usize::MAX), |&(lo, hi)| (lo as usize, hi as usize));
+            let mk = |table, cands, next, end| {
                 Ok(Some(Frame {
                     k,
                     table,
                     cands,
-                    next: 0,
+                    next,
+                    end,
                     trail: Vec::new(),
                 }))
             };
             if s.lit == usize::MAX {
-                return mk(None, Cands::Once);
+                return mk(None, Cands::Once, 0, 0);
             }
             let (NLit::Pos(a), CLit::Pos(ps)) = (&r.body[s.lit], &cr.body[s.lit]) else {
                 return Ok(None);
@@ -966,13 +998,14 @@ impl<'s> Grounder<'s> {
                         })
                         .collect()
                 };
-                return mk(None, Cands::Owned(self.answers(a.rel, &pattern)?));
+                return mk(None, Cands::Owned(self.answers(a.rel, &pattern)?), 0, 0);
             }
             let Some(table) = self.get(&s.key) else {
                 return Ok(None);
             };
+            let all = (lo, table.len().min(hi));
             if s.spec.is_empty() {
-                return mk(Some(table), Cands::All);
+                return mk(Some(table), Cands::All, all.0, all.1);
             }
             let picked = match table.index.get(&s.spec) {
                 Some(idx) => Some((idx, &s.spec)),
@@ -982,21 +1015,27 @@ impl<'s> Grounder<'s> {
                     .as_ref()
                     .and_then(|sp| table.index.get(sp).map(|idx| (idx, sp))),
             };
-            let cands = match picked {
+            let (cands, next) = match picked {
                 Some((idx, spec)) => {
                     let t = self.terms.borrow();
-                    Cands::Ids(
-                        pat_key(&t, spec, ps, binding)
-                            .and_then(|key| idx.get(&key))
-                            .map_or(empty, Vec::as_slice),
-                    )
+                    let mut ids = pat_key(&t, spec, ps, binding)
+                        .and_then(|key| idx.get(&key))
+                        .map_or(empty, Vec::as_slice);
+                    if (lo, hi) != (0, usize::MAX) {
+                        // Fact numbers are pushed in increasing order.
+                        let a = ids.partition_point(|&i| (i as usize) < lo);
+                        let b = ids.partition_point(|&i| (i as usize) < hi);
+                        ids = &ids[a..b.max(a)];
+                    }
+                    (Cands::Ids(ids), 0)
                 }
-                None => Cands::All,
+                None => (Cands::All, all.0),
             };
-            mk(Some(table), cands)
+            mk(Some(table), cands, next, all.1)
         };
+        let mut rows = vec![0u32; plan.steps.len()];
         if k >= plan.steps.len() {
-            return emit(binding);
+            return emit(binding, &rows);
         }
         let mut stack: Vec<Frame<'_>> = Vec::with_capacity(plan.steps.len() - k);
         if let Some(f) = frame(k, &*binding)? {
@@ -1020,19 +1059,20 @@ impl<'s> Grounder<'s> {
                 }
                 Cands::Ids(_) | Cands::All | Cands::Owned(_) => {
                     let row = match (&f.cands, f.table) {
-                        (Cands::Ids(ids), Some(table)) => {
-                            ids.get(f.next).map(|&i| table.row(i as usize))
-                        }
+                        (Cands::Ids(ids), Some(table)) => ids
+                            .get(f.next)
+                            .map(|&i| (i as usize, table.row(i as usize))),
                         (Cands::All, Some(table)) => {
-                            (f.next < table.len()).then(|| table.row(f.next))
+                            (f.next < f.end).then(|| (f.next, table.row(f.next)))
                         }
-                        (Cands::Owned(v), _) => (f.next < v.len()).then(|| v.row(f.next)),
+                        (Cands::Owned(v), _) => (f.next < v.len()).then(|| (f.next, v.row(f.next))),
                         _ => None,
                     };
-                    let Some(row) = row else {
+                    let Some((number, row)) = row else {
                         stack.pop();
                         continue;
                     };
+                    rows[f.k] = number as u32;
                     f.next += 1;
                     let w = self.work.get() + 1;
                     self.work.set(w);
@@ -1061,7 +1101,7 @@ impl<'s> Grounder<'s> {
             }
             let next = f.k + 1;
             if next == plan.steps.len() {
-                emit(binding)?;
+                emit(binding, &rows)?;
             } else if let Some(nf) = frame(next, &*binding)? {
                 stack.push(nf);
             }
@@ -1136,8 +1176,8 @@ impl<'s> Grounder<'s> {
                 continue;
             }
             let pre: Vec<bool> = b.iter().map(|&x| x != NONE).collect();
-            let plan = self.plan(r, &pre);
-            self.step(ri, &plan, 0, &mut b, &mut |b| {
+            let plan = self.plan(r, &pre, None);
+            self.step(ri, &plan, 0, &mut b, &[], &mut |b, _| {
                 let mut t = self.terms.borrow_mut();
                 let head: Vec<u32> = cr.head.iter().map(|p| build(&mut t, p, b)).collect();
                 let atom = t.intern(rel.0, &head);
@@ -1155,38 +1195,149 @@ impl<'s> Grounder<'s> {
         Ok(v)
     }
 
-    /// Runs the rules `rules` (indices) to a fixpoint (heads added as they are found).
+    /// Runs the rules `rules` (indices) to a fixpoint, semi-naively: a rule runs again
+    /// only when a table of its body grew since its last run, and then joins only the
+    /// bindings that use at least one fact added since (for each positive literal whose
+    /// table grew, one join with that literal first, restricted to its new facts, the
+    /// literals before it in the rule's plan to their old facts and the others to all of
+    /// them). The new heads are added in the order a full join over the rule's plan would
+    /// find them (the lexicographic order of the fact numbers matched at each step), so
+    /// the tables, and with them the grounding, are the same as with naive evaluation.
     fn fixpoint(&mut self, rules: &[usize], outer: &mut bool) -> Result<(), GdlError> {
-        let mut seen: Vec<Option<Vec<usize>>> = vec![None; rules.len()];
         let all = self.rules;
+        if self.seen.len() < all.len() {
+            self.seen.resize(all.len(), None);
+        }
         loop {
             let mut changed = false;
-            for (i, &ri) in rules.iter().enumerate() {
+            for &ri in rules {
                 let r = &all[ri];
-                let plan = self.plan(r, &[]);
-                let sizes: Vec<usize> = plan.steps.iter().map(|s| self.size(s.key)).collect();
-                if seen[i].as_ref() == Some(&sizes) {
+                let on_demand = |rel: &Sym| self.demand.is_some_and(|d| d.contains_key(rel));
+                let sizes: Vec<u32> = r
+                    .body
+                    .iter()
+                    .map(|l| match l {
+                        NLit::Pos(a) if !on_demand(&a.rel) => self.size(key_of(a)) as u32,
+                        _ => 0,
+                    })
+                    .collect();
+                if self.seen[ri].as_ref() == Some(&sizes) {
                     continue;
                 }
-                seen[i] = Some(sizes);
-                self.prepare(&plan);
+                let old = self.seen[ri].replace(sizes.clone());
+                // The plan a full join would take; the fact numbers it matches order the
+                // new heads.
+                let base = self.plan(r, &[], None);
+                let n = base.steps.len();
+                let mut pos = vec![usize::MAX; r.body.len()];
+                for (p, s) in base.steps.iter().enumerate() {
+                    if s.lit != usize::MAX {
+                        pos[s.lit] = p;
+                    }
+                }
+                // The joins to run: (plan, fact ranges per literal).
+                let mut runs: Vec<(Plan, Vec<(u32, u32)>)> = Vec::new();
+                // Several tables that more than doubled: one full join costs less than a
+                // join per grown literal (its heads come in order, the known ones are
+                // dropped).
+                let grown = |o: &Vec<u32>| {
+                    let g = (0..o.len()).filter(|&l| o[l] < sizes[l]);
+                    g.clone().count() > 1 && g.clone().any(|l| sizes[l] - o[l] > o[l])
+                };
+                let sorted = match &old {
+                    Some(o) if grown(o) => {
+                        runs.push((base, Vec::new()));
+                        false
+                    }
+                    None => {
+                        runs.push((base, Vec::new()));
+                        false
+                    }
+                    Some(old) => {
+                        for p in 0..n {
+                            let j = base.steps[p].lit;
+                            if j == usize::MAX || old[j] == sizes[j] {
+                                continue;
+                            }
+                            let mut ranges = vec![(0, u32::MAX); r.body.len()];
+                            let mut empty = false;
+                            for (l, range) in ranges.iter_mut().enumerate() {
+                                let NLit::Pos(a) = &r.body[l] else { continue };
+                                if on_demand(&a.rel) {
+                                    continue;
+                                }
+                                if l == j {
+                                    *range = (old[l], sizes[l]);
+                                } else if pos[l] < p {
+                                    *range = (0, old[l]);
+                                    empty |= old[l] == 0;
+                                }
+                            }
+                            if !empty {
+                                runs.push((self.plan(r, &[], Some(j)), ranges));
+                            }
+                        }
+                        true
+                    }
+                };
                 let head = &self.crules[ri].head;
                 let arity = head.len();
-                // The heads found, `arity` ids each.
+                let rel = r.head.rel;
+                // The new heads found, `arity` ids each, and (when they must be sorted)
+                // the fact numbers matched at each step of `base`, `n` each.
                 let mut heads: Vec<u32> = Vec::new();
+                let mut atoms: Vec<u32> = Vec::new();
+                let mut keys: Vec<u32> = Vec::new();
                 let mut count = 0usize;
-                let terms = &self.terms;
-                self.step(ri, &plan, 0, &mut vec![NONE; r.vars as usize], &mut |b| {
-                    let mut t = terms.borrow_mut();
-                    heads.extend(head.iter().map(|p| build(&mut t, p, b)));
-                    count += 1;
-                    if count > MAX_GROUND_RULES {
-                        return Err(too_large());
-                    }
-                    Ok(())
-                })?;
-                for h in 0..count {
-                    if self.add(r.head.rel, &heads[h * arity..(h + 1) * arity]) {
+                for (plan, ranges) in &runs {
+                    self.prepare(plan);
+                    let (terms, known) = (&self.terms, self.tables.get(&(rel, ANY)));
+                    self.step(
+                        ri,
+                        plan,
+                        0,
+                        &mut vec![NONE; r.vars as usize],
+                        ranges,
+                        &mut |b, rows| {
+                            count += 1;
+                            if count > MAX_GROUND_RULES {
+                                return Err(too_large());
+                            }
+                            let mut t = terms.borrow_mut();
+                            heads.extend(head.iter().map(|p| build(&mut t, p, b)));
+                            let atom = t.intern(rel.0, &heads[heads.len() - arity..]);
+                            if known.is_some_and(|k| k.set.contains(&atom)) {
+                                heads.truncate(heads.len() - arity);
+                                return Ok(());
+                            }
+                            atoms.push(atom);
+                            if sorted {
+                                let k = keys.len();
+                                keys.resize(k + n, 0);
+                                for (s, &row) in plan.steps.iter().zip(rows) {
+                                    keys[k + pos[s.lit]] = row;
+                                }
+                            }
+                            Ok(())
+                        },
+                    )?;
+                }
+                let mut order: Vec<usize> = (0..atoms.len()).collect();
+                // (Already in order when one join ran, with its delta literal first in the
+                // plan too.)
+                if sorted
+                    && atoms.len() > 1
+                    && keys
+                        .chunks_exact(n)
+                        .zip(keys.chunks_exact(n).skip(1))
+                        .any(|(x, y)| x > y)
+                {
+                    order.sort_unstable_by(|&x, &y| {
+                        keys[x * n..(x + 1) * n].cmp(&keys[y * n..(y + 1) * n])
+                    });
+                }
+                for h in order {
+                    if self.add_atom(rel, atoms[h], &heads[h * arity..(h + 1) * arity]) {
                         self.atoms += 1;
                         if self.atoms > MAX_GROUND_ATOMS {
                             return Err(GdlError::Game(format!(
@@ -1194,7 +1345,7 @@ impl<'s> Grounder<'s> {
                             )));
                         }
                         changed = true;
-                        if r.head.rel == kw::NEXT || r.head.rel == kw::LEGAL {
+                        if rel == kw::NEXT || rel == kw::LEGAL {
                             *outer = true;
                         }
                     }
@@ -1589,7 +1740,7 @@ impl Grounding {
             if !dynamic.contains(&r.head.rel) {
                 continue;
             }
-            let plan = g.plan(r, &[]);
+            let plan = g.plan(r, &[], None);
             g.prepare(&plan);
             let gref = &g;
             let rules = &mut out.rules;
@@ -1600,7 +1751,7 @@ impl Grounding {
             };
             // Each instance is numbered as it is found (no list of instances in between).
             // Its atoms were all derived by the fixpoint: they exist.
-            let mut emit = |b: &[u32]| -> Result<(), GdlError> {
+            let mut emit = |b: &[u32], _: &[u32]| -> Result<(), GdlError> {
                 let t = gref.terms.borrow();
                 rule.body.clear();
                 for (l, cl) in r.body.iter().zip(&cr.body) {
@@ -1647,7 +1798,7 @@ impl Grounding {
                 Ok(())
             };
             let mut binding = vec![NONE; r.vars as usize];
-            gref.step(ri, &plan, 0, &mut binding, &mut emit)?;
+            gref.step(ri, &plan, 0, &mut binding, &[], &mut emit)?;
         }
         let t = g.terms.borrow();
         out.atoms = out_atoms
