@@ -1,4 +1,10 @@
-//! The agent registry: builds agents from spec strings (`mcts:iters=10000,c=0.7`).
+//! The agent registry: turns spec strings (`mcts:iters=10000,c=0.7`) into agents.
+//!
+//! A spec is parsed once where it enters ([`AgentSpec`]); [`AgentRegistry::resolve`] reads
+//! and checks its parameters against one game, resolves evaluators and loads whatever the
+//! agent needs (a weights file, an inner agent's recipe), and gives a [`Recipe`] without
+//! building an agent. The recipe then builds one fresh agent per game
+//! ([`Recipe::build`]): a round robin of thousands of games reads each spec once.
 //!
 //! Core registers the game-independent agents (`random`, `human`, `mcts`, `flatmc`,
 //! `alphabeta`) and one evaluator (`neutral`, also registered as `default`); each game
@@ -12,21 +18,75 @@ use crate::agent::{Agent, HumanAgent, RandomAgent};
 use crate::game::Game;
 use crate::search::alphabeta::AlphaBetaAgent;
 use crate::search::flatmc::FlatMcAgent;
-use crate::search::mcts::adaptive::{Adaptive, AdaptiveConfig, MoveChoice};
+use crate::search::mcts::adaptive::Adaptive;
+use crate::search::mcts::config::MctsConfig;
 use crate::search::mcts::{
-    AnyExpander, AnyPolicy, AnySelection, ChildEvaluation, Cutoff, CutoffUnit, EpsilonGreedy,
-    EvalScorer, FinalMove, Mcts, MctsAgent, MctsParams, MoveScorer, NoExpander, Puct, Rollout,
-    RootNoise, Softmax, Ucb1, UcbEval, Uniform, Widening,
+    AnyExpander, AnyPolicy, AnySelection, Mcts, MctsAgent, NoExpander, Rollout, Uniform,
 };
 use crate::search::{Budget, Evaluator, NeutralEvaluator};
 use crate::spec::{AgentSpec, ParamDoc, SpecError, SpecParams};
 
-/// Builds an agent from the spec's parameters and a seed.
+/// Reads and checks one agent kind's parameters for a game and returns the builder of its
+/// agents; it builds no agent itself.
 pub type AgentFactory<G> = Arc<
-    dyn Fn(&AgentRegistry<G>, &G, &mut SpecParams<'_>, u64) -> Result<Box<dyn Agent<G>>, SpecError>
+    dyn Fn(&AgentRegistry<G>, &G, &mut SpecParams<'_>) -> Result<AgentBuilder<G>, SpecError>
         + Send
         + Sync,
 >;
+
+/// Builds one agent of a checked spec for a game and a seed (the seed fixes all its random
+/// choices). Cannot fail: everything that could was checked when the spec was resolved.
+pub type AgentBuilder<G> = Arc<dyn Fn(&G, u64) -> Box<dyn Agent<G>> + Send + Sync>;
+
+/// Wraps a closure as an [`AgentBuilder`].
+pub fn builder<G: Game>(
+    f: impl Fn(&G, u64) -> Box<dyn Agent<G>> + Send + Sync + 'static,
+) -> AgentBuilder<G> {
+    Arc::new(f)
+}
+
+/// A spec checked against a registry and a game: parameters read and in range, evaluators
+/// and files resolved. Cheap to clone and to share between threads; each
+/// [`Recipe::build`] gives a fresh agent.
+pub struct Recipe<G: Game> {
+    spec: AgentSpec,
+    interactive: bool,
+    builder: AgentBuilder<G>,
+}
+
+impl<G: Game> Clone for Recipe<G> {
+    fn clone(&self) -> Self {
+        Recipe {
+            spec: self.spec.clone(),
+            interactive: self.interactive,
+            builder: self.builder.clone(),
+        }
+    }
+}
+
+impl<G: Game> std::fmt::Debug for Recipe<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Recipe({})", self.spec)
+    }
+}
+
+impl<G: Game> Recipe<G> {
+    /// The spec it was resolved from.
+    pub fn spec(&self) -> &AgentSpec {
+        &self.spec
+    }
+
+    /// Whether the agent talks to a person (see [`AgentRegistry::mark_interactive`]).
+    pub fn is_interactive(&self) -> bool {
+        self.interactive
+    }
+
+    /// A fresh agent for `game` (a game of the kind the recipe was resolved for); `seed`
+    /// fixes all its random choices.
+    pub fn build(&self, game: &G, seed: u64) -> Box<dyn Agent<G>> {
+        (self.builder)(game, seed)
+    }
+}
 
 /// One registered agent kind.
 pub struct AgentEntry<G: Game> {
@@ -164,13 +224,13 @@ impl<G: Game> AgentRegistry<G> {
             })
     }
 
-    /// Builds the agent `spec` describes; `seed` fixes all its random choices.
+    /// Reads and checks `spec` for `game` without building an agent.
     ///
     /// # Errors
-    /// [`SpecError`] for malformed text, unknown agents, unknown keys or bad values; the
-    /// message lists what is accepted.
-    pub fn build(&self, game: &G, spec: &str, seed: u64) -> Result<Box<dyn Agent<G>>, SpecError> {
-        let parsed: AgentSpec = spec.parse()?;
+    /// [`SpecError`] for unknown agents, unknown keys or bad values (the message lists what
+    /// is accepted), and for anything the agent needs that cannot be had (a weights file
+    /// that does not load, an agent that does not play this kind of game).
+    pub fn resolve(&self, game: &G, parsed: &AgentSpec) -> Result<Recipe<G>, SpecError> {
         let entry = self
             .entries
             .iter()
@@ -184,155 +244,42 @@ impl<G: Game> AgentRegistry<G> {
                     .collect::<Vec<_>>()
                     .join(", "),
             })?;
-        let mut params = SpecParams::new(&parsed, &entry.params);
-        let agent = (entry.factory)(self, game, &mut params, seed)?;
+        let mut params = SpecParams::new(parsed, &entry.params);
+        let builder = (entry.factory)(self, game, &mut params)?;
         params.finish()?;
-        Ok(agent)
+        Ok(Recipe {
+            spec: parsed.clone(),
+            interactive: self.is_interactive(&parsed.name),
+            builder,
+        })
     }
 
-    /// Checks that `spec` builds, without keeping the agent.
+    /// Parses `spec` and resolves it ([`AgentRegistry::resolve`]).
     ///
     /// # Errors
-    /// As [`AgentRegistry::build`].
+    /// [`SpecError`] for malformed text and as [`AgentRegistry::resolve`].
+    pub fn recipe(&self, game: &G, spec: &str) -> Result<Recipe<G>, SpecError> {
+        self.resolve(game, &spec.parse()?)
+    }
+
+    /// Builds the agent `spec` describes; `seed` fixes all its random choices. For more
+    /// than one agent of a spec, resolve it once ([`AgentRegistry::recipe`]) and build
+    /// from the recipe.
+    ///
+    /// # Errors
+    /// As [`AgentRegistry::recipe`].
+    pub fn build(&self, game: &G, spec: &str, seed: u64) -> Result<Box<dyn Agent<G>>, SpecError> {
+        Ok(self.recipe(game, spec)?.build(game, seed))
+    }
+
+    /// Checks that `spec` resolves for `game`; builds no agent.
+    ///
+    /// # Errors
+    /// As [`AgentRegistry::recipe`].
     pub fn validate(&self, game: &G, spec: &str) -> Result<(), SpecError> {
-        self.build(game, spec, 0).map(|_| ())
+        self.recipe(game, spec).map(|_| ())
     }
 }
-
-/// Parameters of `mcts`, shown by `yomi agents`.
-pub const MCTS_PARAMS: &[ParamDoc] = &[
-    ParamDoc {
-        key: "iters",
-        default: "10000",
-        help: "iterations (playouts) per move, over all threads",
-    },
-    ParamDoc {
-        key: "time",
-        default: "-",
-        help: "seconds per move (with iters: whichever ends first)",
-    },
-    ParamDoc {
-        key: "threads",
-        default: "1",
-        help: "worker threads (root parallelism)",
-    },
-    ParamDoc {
-        key: "select",
-        default: "ucb1",
-        help: "ucb1 | ucb-eval (X+w*E+c*sqrt(2ln n/n_i)) | puct",
-    },
-    ParamDoc {
-        key: "c",
-        default: "0.7071",
-        help: "exploration constant (rewards are scaled to [0,1])",
-    },
-    ParamDoc {
-        key: "w",
-        default: "1",
-        help: "weight of the evaluation term for select=ucb-eval",
-    },
-    ParamDoc {
-        key: "fpu",
-        default: "0.5",
-        help: "value of unvisited children for select=puct",
-    },
-    ParamDoc {
-        key: "expand",
-        default: "1",
-        help: "visits a leaf needs before its children are created",
-    },
-    ParamDoc {
-        key: "memo",
-        default: "false",
-        help: "reuse a leaf's first playout result until it expands",
-    },
-    ParamDoc {
-        key: "playout",
-        default: "uniform",
-        help: "uniform | egreedy | softmax | greedy (moves scored by eval) | mast | nst | lgr (adaptive, learned during the search)",
-    },
-    ParamDoc {
-        key: "eps",
-        default: "0.1",
-        help: "random-move probability for playout=egreedy; given with mast or nst, they pick epsilon-greedily instead of by Gibbs sampling",
-    },
-    ParamDoc {
-        key: "temp",
-        default: "1",
-        help: "softmax temperature for playout=softmax; Gibbs temperature for mast and nst on [0,1] rewards (default there 0.1)",
-    },
-    ParamDoc {
-        key: "ngram",
-        default: "3",
-        help: "longest n-gram for playout=nst (1-3)",
-    },
-    ParamDoc {
-        key: "decay",
-        default: "0.2",
-        help: "fraction of the mast / nst statistics kept from one search to the next (0 clears)",
-    },
-    ParamDoc {
-        key: "cutoff",
-        default: "-",
-        help:
-            "stop playouts after this many moves (or player turns, see cutunit) and judge by eval",
-    },
-    ParamDoc {
-        key: "cutunit",
-        default: "moves",
-        help: "what cutoff counts: moves | turns (a run of one player's moves counts once)",
-    },
-    ParamDoc {
-        key: "eval",
-        default: "default",
-        help: "evaluator for cutoff / greedy / ucb-eval (see `yomi agents`)",
-    },
-    ParamDoc {
-        key: "order",
-        default: "game",
-        help: "child order for widening: game | shuffle | eval",
-    },
-    ParamDoc {
-        key: "pw",
-        default: "-",
-        help: "progressive widening k(n) = ceil(pw * n^pwa)",
-    },
-    ParamDoc {
-        key: "pwa",
-        default: "0.5",
-        help: "exponent of progressive widening",
-    },
-    ParamDoc {
-        key: "final",
-        default: "visits",
-        help: "final move: visits | mean | boltzmann",
-    },
-    ParamDoc {
-        key: "ftemp",
-        default: "1",
-        help: "temperature for final=boltzmann",
-    },
-    ParamDoc {
-        key: "reuse",
-        default: "true",
-        help: "keep the subtree between moves",
-    },
-    ParamDoc {
-        key: "dets",
-        default: "8",
-        help: "determinizations per move (imperfect-information games)",
-    },
-    ParamDoc {
-        key: "dirichlet",
-        default: "none",
-        help: "Dirichlet alpha of root-prior noise (self-play exploration; select=puct)",
-    },
-    ParamDoc {
-        key: "noise",
-        default: "0.25",
-        help: "weight of the root-prior noise when dirichlet is set",
-    },
-];
 
 const FLATMC_PARAMS: &[ParamDoc] = &[ParamDoc {
     key: "n",
@@ -371,248 +318,66 @@ fn positive<T: PartialOrd + Default + Copy>(
     }
 }
 
-/// Reads `mcts`'s parameters into [`MctsParams`] and the plug-in choices.
-struct MctsChoice<G: Game> {
-    params: MctsParams,
-    selection: AnySelection,
-    policy: AnyPolicy<G>,
-    cutoff: Option<Cutoff<G>>,
-    expander: AnyExpander<G>,
-    adaptive: Option<AdaptiveConfig>,
-}
-
-fn read_mcts<G: Game>(
-    reg: &AgentRegistry<G>,
-    p: &mut SpecParams<'_>,
-) -> Result<MctsChoice<G>, SpecError> {
-    let agent = p.agent().to_string();
-    let iters: Option<u64> = p.get_opt("iters", "a positive integer")?;
-    let time: Option<f64> = p.get_opt("time", "seconds, e.g. 0.5")?;
-    if let Some(t) = time {
-        if !(t > 0.0 && t.is_finite()) {
-            return Err(p.bad("time", &t.to_string(), "a positive number of seconds"));
-        }
-    }
-    let budget = Budget {
-        iterations: match (iters, time) {
-            (None, None) => Some(10_000),
-            (i, _) => i,
-        },
-        time: time.map(Duration::from_secs_f64),
-    };
-    if let Some(i) = budget.iterations {
-        positive(p, "iters", i, &i.to_string())?;
-    }
-    let threads: usize = p.get("threads", 1, "a positive integer")?;
-    positive(p, "threads", threads, &threads.to_string())?;
-    let c: f64 = p.get("c", std::f64::consts::FRAC_1_SQRT_2, "a number")?;
-    let w: f64 = p.get("w", 1.0, "a number")?;
-    let fpu: f64 = p.get("fpu", 0.5, "a number in [0, 1]")?;
-    let eval_name = p.raw("eval").unwrap_or("default");
-    let eval = reg.evaluator(&agent, eval_name)?;
-    let select = p.raw("select").unwrap_or("ucb1");
-    let selection = match select {
-        "ucb1" => AnySelection::Ucb1(Ucb1 { c }),
-        "ucb-eval" => AnySelection::UcbEval(UcbEval { c, weight: w }),
-        "puct" => AnySelection::Puct(Puct { c, fpu }),
-        other => return Err(p.bad("select", other, "ucb1, ucb-eval or puct")),
-    };
-    let expand: u32 = p.get(
-        "expand",
-        if select == "puct" { 0 } else { 1 },
-        "a non-negative integer",
-    )?;
-    let memo: bool = p.get("memo", false, "true or false")?;
-    let eps: f64 = p.get("eps", 0.1, "a probability")?;
-    if !(0.0..=1.0).contains(&eps) {
-        return Err(p.bad("eps", &eps.to_string(), "a probability in [0, 1]"));
-    }
-    let eps_given = p.raw("eps").is_some();
-    let adaptive_playout = matches!(p.raw("playout"), Some("mast" | "nst"));
-    let temp: f64 = p.get(
-        "temp",
-        if adaptive_playout { 0.1 } else { 1.0 },
-        "a positive number",
-    )?;
-    positive(p, "temp", temp, &temp.to_string())?;
-    let ngram: usize = p.get("ngram", 3, "1, 2 or 3")?;
-    if !(1..=3).contains(&ngram) {
-        return Err(p.bad("ngram", &ngram.to_string(), "1, 2 or 3"));
-    }
-    let decay: f64 = p.get("decay", 0.2, "a fraction in [0, 1]")?;
-    if !(0.0..=1.0).contains(&decay) {
-        return Err(p.bad("decay", &decay.to_string(), "a fraction in [0, 1]"));
-    }
-    let choice = if eps_given {
-        MoveChoice::EpsilonGreedy { epsilon: eps }
-    } else {
-        MoveChoice::Gibbs { temperature: temp }
-    };
-    let mut adaptive = None;
-    let scorer: Arc<dyn MoveScorer<G>> = Arc::new(EvalScorer(eval.clone()));
-    let policy = match p.raw("playout").unwrap_or("uniform") {
-        "uniform" => AnyPolicy::Uniform,
-        "egreedy" => AnyPolicy::EpsilonGreedy(EpsilonGreedy {
-            epsilon: eps,
-            scorer,
-        }),
-        "greedy" => AnyPolicy::EpsilonGreedy(EpsilonGreedy {
-            epsilon: 0.0,
-            scorer,
-        }),
-        "softmax" => AnyPolicy::Softmax(Softmax {
-            temperature: temp,
-            scorer,
-        }),
-        kind @ ("mast" | "nst" | "lgr") => {
-            let base = match kind {
-                "mast" => AdaptiveConfig::mast(temp),
-                "nst" => AdaptiveConfig::nst(ngram, eps),
-                _ => AdaptiveConfig::lgr(),
-            };
-            adaptive = Some(AdaptiveConfig {
-                choice: if kind == "lgr" { base.choice } else { choice },
-                decay,
-                ..base
-            });
-            AnyPolicy::Uniform
-        }
-        other => {
-            return Err(p.bad(
-                "playout",
-                other,
-                "uniform, egreedy, softmax, greedy, mast, nst or lgr",
-            ))
-        }
-    };
-    let cutoff: Option<u32> = p.get_opt("cutoff", "a number of moves or turns")?;
-    if let (Some(c), Some(_)) = (cutoff, adaptive) {
-        return Err(p.bad(
-            "cutoff",
-            &c.to_string(),
-            "no cut-off with adaptive playouts (mast, nst, lgr play to the end)",
-        ));
-    }
-    let cut_unit = match p.raw("cutunit").unwrap_or("moves") {
-        "moves" => CutoffUnit::Moves,
-        "turns" => CutoffUnit::PlayerTurns,
-        other => return Err(p.bad("cutunit", other, "moves or turns")),
-    };
-    let order = p.raw("order").unwrap_or("game");
-    let expander = match (select, order) {
-        ("ucb-eval", o) => AnyExpander::ChildEvaluation(ChildEvaluation {
-            evaluator: eval.clone(),
-            best_first: o == "eval",
-        }),
-        (_, "game") => AnyExpander::None,
-        (_, "shuffle") => AnyExpander::Shuffled,
-        (_, "eval") => AnyExpander::ChildEvaluation(ChildEvaluation {
-            evaluator: eval.clone(),
-            best_first: true,
-        }),
-        (_, other) => return Err(p.bad("order", other, "game, shuffle or eval")),
-    };
-    let pw: Option<f64> = p.get_opt("pw", "a positive number")?;
-    let pwa: f64 = p.get("pwa", 0.5, "an exponent in (0, 1]")?;
-    let widening = pw.map(|k| Widening::power(k, pwa));
-    let ftemp: f64 = p.get("ftemp", 1.0, "a positive number")?;
-    let final_move = match p.raw("final").unwrap_or("visits") {
-        "visits" => FinalMove::MostVisits,
-        "mean" => FinalMove::BestMean,
-        "boltzmann" => FinalMove::Boltzmann { temperature: ftemp },
-        other => return Err(p.bad("final", other, "visits, mean or boltzmann")),
-    };
-    let reuse: bool = p.get("reuse", true, "true or false")?;
-    let dets: usize = p.get("dets", 8, "a positive integer")?;
-    positive(p, "dets", dets, &dets.to_string())?;
-    let dirichlet: Option<f64> = p.get_opt("dirichlet", "a positive number")?;
-    let fraction: f64 = p.get("noise", 0.25, "a weight in [0, 1]")?;
-    if !(0.0..=1.0).contains(&fraction) {
-        return Err(p.bad("noise", &fraction.to_string(), "a weight in [0, 1]"));
-    }
-    let root_noise = match dirichlet {
-        Some(alpha) if alpha > 0.0 && alpha.is_finite() => Some(RootNoise { alpha, fraction }),
-        Some(alpha) => return Err(p.bad("dirichlet", &alpha.to_string(), "a positive number")),
-        None => None,
-    };
-    Ok(MctsChoice {
-        params: MctsParams {
-            budget,
-            expand_threshold: expand,
-            memoize_leaves: memo,
-            widening,
-            final_move,
-            threads,
-            reuse_tree: reuse,
-            determinizations: dets,
-            root_noise,
-            ..MctsParams::default()
-        },
-        selection,
-        policy,
-        cutoff: cutoff.map(|after| Cutoff {
-            after,
-            unit: cut_unit,
-            evaluator: eval,
-        }),
-        expander,
-        adaptive,
-    })
-}
-
 fn register_core<G: Game>(r: &mut AgentRegistry<G>) {
     r.register(
         "random",
         "uniformly random legal moves",
         vec![],
-        Arc::new(|_, _, _, seed| Ok(Box::new(RandomAgent::new(seed)))),
+        Arc::new(|_, _, _| Ok(builder(|_, seed| Box::new(RandomAgent::new(seed))))),
     );
     r.register(
         "human",
         "a person at the terminal: shows the board, reads moves (`moves` lists them)",
         vec![],
-        Arc::new(|_, _, _, _| Ok(Box::new(HumanAgent::stdio()))),
+        Arc::new(|_, _, _| Ok(builder(|_, _| Box::new(HumanAgent::stdio())))),
     );
     r.mark_interactive("human");
     r.register(
         "mcts",
         "Monte Carlo tree search (UCT by default) with pluggable selection, playouts, cut-off and widening",
-        MCTS_PARAMS.to_vec(),
-        Arc::new(|reg, _, p, seed| {
-            let name = p_spec_name(p);
-            let c = read_mcts(reg, p)?;
+        MctsConfig::docs().to_vec(),
+        Arc::new(|reg, _, p| {
+            let name = p.spec().to_string();
+            let config = MctsConfig::read(p)?;
+            let eval = reg.evaluator(p.agent(), &config.eval)?;
+            let params = config.params();
+            let c = config.plugins(&eval);
             let plain = matches!(c.selection, AnySelection::Ucb1(_))
                 && matches!(c.policy, AnyPolicy::Uniform)
                 && matches!(c.expander, AnyExpander::None);
             // Plain UCT gets the monomorphised fast path; other combinations dispatch at run time.
-            if let Some(a) = c.adaptive {
-                let leaf = Adaptive::new(a);
-                Ok(Box::new(MctsAgent::new(Mcts::new(c.params, c.selection, leaf, c.expander, seed), name)))
-            } else if plain {
-                let AnySelection::Ucb1(sel) = c.selection else { unreachable!() };
-                let leaf = Rollout { policy: Uniform, cutoff: c.cutoff };
-                Ok(Box::new(MctsAgent::new(Mcts::new(c.params, sel, leaf, NoExpander, seed), name)))
-            } else {
-                let leaf = Rollout { policy: c.policy, cutoff: c.cutoff };
-                Ok(Box::new(MctsAgent::new(Mcts::new(c.params, c.selection, leaf, c.expander, seed), name)))
-            }
+            Ok(builder(move |_, seed| {
+                let c = c.clone();
+                let params = params.clone();
+                let name = name.clone();
+                if let Some(a) = c.adaptive {
+                    let leaf = Adaptive::new(a);
+                    Box::new(MctsAgent::new(Mcts::new(params, c.selection, leaf, c.expander, seed), name))
+                } else if let (true, AnySelection::Ucb1(sel)) = (plain, c.selection) {
+                    let leaf = Rollout { policy: Uniform, cutoff: c.cutoff };
+                    Box::new(MctsAgent::new(Mcts::new(params, sel, leaf, NoExpander, seed), name))
+                } else {
+                    let leaf = Rollout { policy: c.policy, cutoff: c.cutoff };
+                    Box::new(MctsAgent::new(Mcts::new(params, c.selection, leaf, c.expander, seed), name))
+                }
+            }))
         }),
     );
     r.register(
         "flatmc",
         "flat Monte Carlo: n uniform playouts per legal move, best mean",
         FLATMC_PARAMS.to_vec(),
-        Arc::new(|_, _, p, seed| {
+        Arc::new(|_, _, p| {
             let n: u32 = p.get("n", 100, "a positive integer")?;
             positive(p, "n", n, &n.to_string())?;
-            Ok(Box::new(FlatMcAgent::new(n, seed)))
+            Ok(builder(move |_, seed| Box::new(FlatMcAgent::new(n, seed))))
         }),
     );
     r.register(
         "alphabeta",
         "negamax alpha-beta with a transposition table and iterative deepening (two-player games)",
         ALPHABETA_PARAMS.to_vec(),
-        Arc::new(|reg, game, p, seed| {
+        Arc::new(|reg, game, p| {
             let facts = game.facts();
             if facts.players != 2 || facts.dynamics != crate::Dynamics::Sequential {
                 return Err(SpecError::BadValue {
@@ -631,9 +396,15 @@ fn register_core<G: Game>(r: &mut AgentRegistry<G>) {
                 iterations: None,
                 time: time.map(Duration::from_secs_f64),
             };
-            Ok(Box::new(AlphaBetaAgent::new(
-                eval, depth, budget, seed, name,
-            )))
+            Ok(builder(move |_, seed| {
+                Box::new(AlphaBetaAgent::new(
+                    eval.clone(),
+                    depth,
+                    budget,
+                    seed,
+                    name.clone(),
+                ))
+            }))
         }),
     );
 }
@@ -646,6 +417,61 @@ fn p_spec_name(p: &SpecParams<'_>) -> String {
 mod tests {
     use super::*;
     use crate::testing::Nim;
+
+    #[test]
+    fn a_spec_is_resolved_once_and_its_recipe_builds_fresh_agents() {
+        use crate::arena::RoundRobin;
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static RESOLVED: AtomicUsize = AtomicUsize::new(0);
+        static BUILT: AtomicUsize = AtomicUsize::new(0);
+        let mut reg = AgentRegistry::<Nim>::with_core_agents();
+        reg.register(
+            "counted",
+            "random moves, counting resolutions and builds",
+            vec![ParamDoc {
+                key: "k",
+                default: "1",
+                help: "unused",
+            }],
+            Arc::new(|_, _, p| {
+                let _: u32 = p.get("k", 1, "a number")?;
+                RESOLVED.fetch_add(1, Ordering::SeqCst);
+                Ok(builder(|_, seed| {
+                    BUILT.fetch_add(1, Ordering::SeqCst);
+                    Box::new(RandomAgent::new(seed))
+                }))
+            }),
+        );
+        let g = Nim::new(5);
+        let recipe = reg.recipe(&g, "counted:k=2").unwrap();
+        assert_eq!(
+            (RESOLVED.load(Ordering::SeqCst), BUILT.load(Ordering::SeqCst)),
+            (1, 0),
+            "resolving builds no agent"
+        );
+        assert_eq!(recipe.spec().to_string(), "counted:k=2");
+        let _a = recipe.build(&g, 1);
+        let _b = recipe.clone().build(&g, 2);
+        assert_eq!(BUILT.load(Ordering::SeqCst), 2);
+        // A bad value is refused when resolving, before anything is built.
+        assert!(reg.recipe(&g, "counted:k=x").is_err());
+        assert!(reg.recipe(&g, "counted:q=1").is_err());
+        // A round robin of 3 games between two entrants resolves each spec once.
+        let (resolved, built) = (RESOLVED.load(Ordering::SeqCst), BUILT.load(Ordering::SeqCst));
+        let rr = RoundRobin {
+            agents: vec!["counted".into(), "counted".into()],
+            games: 3,
+            seed: 0,
+            threads: Some(1),
+            turn_limit: None,
+            out: None,
+            quiet: true,
+        };
+        let result = rr.run(&g, &reg).unwrap();
+        assert_eq!(result.records.len(), 3);
+        assert_eq!(RESOLVED.load(Ordering::SeqCst) - resolved, 2);
+        assert_eq!(BUILT.load(Ordering::SeqCst) - built, 6, "one agent per seat per game");
+    }
 
     #[test]
     fn builds_core_agents_and_explains_errors() {

@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use yomi_core::registry::AgentRegistry;
+use yomi_core::registry::{builder, AgentRegistry};
 use yomi_core::spec::{ParamDoc, SpecError};
 
 use crate::estimate::EstimateAgent;
@@ -36,7 +36,7 @@ pub fn add_estimate(r: &mut AgentRegistry<Geister>) {
         "estimate",
         "blueness estimation of the opponent's colours (GAT2018), then the inner agent on the estimated perfect-information position",
         ESTIMATE_PARAMS.to_vec(),
-        Arc::new(|reg, game, p, seed| {
+        Arc::new(|reg, game, p| {
             let name = p.spec().to_string();
             let inner_name = p.raw("inner").unwrap_or("mcts").to_string();
             if inner_name == "estimate" {
@@ -62,14 +62,17 @@ pub fn add_estimate(r: &mut AgentRegistry<Geister>) {
             };
             let perfect = game.perfect_view();
             let inner = reg
-                .build(&perfect, &inner_spec, yomi_core::rng::derive_seed(seed, 1))
+                .recipe(&perfect, &inner_spec)
                 .map_err(|e| SpecError::BadValue {
                     agent: "estimate".into(),
                     key: "inner".into(),
                     value: inner_spec.clone(),
                     expected: format!("a valid inner agent ({e})"),
                 })?;
-            Ok(Box::new(EstimateAgent::new(inner, name, seed)))
+            Ok(builder(move |game: &Geister, seed| {
+                let inner = inner.build(&game.perfect_view(), yomi_core::rng::derive_seed(seed, 1));
+                Box::new(EstimateAgent::new(inner, name.clone(), seed))
+            }))
         }),
     );
 }

@@ -28,7 +28,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use yomi_core::bench::Figure;
-use yomi_core::registry::AgentRegistry;
+use yomi_core::registry::{builder, AgentRegistry};
 use yomi_core::search::mcts::{LeafEvaluator, Mcts, MctsParams, NoExpander, Ucb1};
 use yomi_core::search::Budget;
 use yomi_core::spec::{ParamDoc, SpecError};
@@ -219,7 +219,7 @@ pub fn register(r: &mut AgentRegistry<GoGame>) {
         "diffmcts",
         "MCTS whose playouts play the position plus its colour reversal (difference game), judged by the summed score",
         DIFF_PARAMS.to_vec(),
-        Arc::new(|_, game, p, seed| {
+        Arc::new(|_, _, p| {
             let name = p.spec().to_string();
             let iters: u64 = p.get("iters", 10_000, "a positive integer")?;
             let time: Option<f64> = p.get_opt("time", "seconds")?;
@@ -247,7 +247,9 @@ pub fn register(r: &mut AgentRegistry<GoGame>) {
                 reuse_tree: false,
                 ..MctsParams::default()
             };
-            Ok(Box::new(DiffMctsAgent::new(game, params, c, seed, name)))
+            Ok(builder(move |game, seed| {
+                Box::new(DiffMctsAgent::new(game, params.clone(), c, seed, name.clone()))
+            }))
         }),
     );
 }

@@ -34,7 +34,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use yomi_core::registry::AgentRegistry;
+use yomi_core::registry::{builder, AgentRegistry};
 use yomi_core::search::mcts::{LeafEvaluator, Mcts, MctsAgent, MctsParams, NoExpander, Ucb1};
 use yomi_core::search::Budget;
 use yomi_core::spec::{ParamDoc, SpecError, SpecParams};
@@ -524,7 +524,7 @@ pub fn register(r: &mut AgentRegistry<GoGame>) {
             &name,
             summary,
             common_params(extra),
-            Arc::new(move |_, _, p, seed| {
+            Arc::new(move |_, _, p| {
                 let spec = p.spec().to_string();
                 let iters: u64 = p.get("iters", 10_000, "a positive integer")?;
                 let time: Option<f64> = p.get_opt("time", "seconds")?;
@@ -559,9 +559,11 @@ pub fn register(r: &mut AgentRegistry<GoGame>) {
                     reuse_tree: reuse,
                     ..MctsParams::default()
                 };
-                let leaf = DynKomiPlayout::new(scheme, period);
-                let mcts = Mcts::new(params, Ucb1 { c }, leaf, NoExpander, seed);
-                Ok(Box::new(MctsAgent::new(mcts, spec)))
+                Ok(builder(move |_, seed| {
+                    let leaf = DynKomiPlayout::new(scheme.clone(), period);
+                    let mcts = Mcts::new(params.clone(), Ucb1 { c }, leaf, NoExpander, seed);
+                    Box::new(MctsAgent::new(mcts, spec.clone()))
+                }))
             }),
         );
     }

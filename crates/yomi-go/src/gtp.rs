@@ -32,7 +32,7 @@ use std::time::Instant;
 
 use yomi_core::gtp::{GtpCommand, GtpHandler, GtpInput};
 use yomi_core::limits::Zero;
-use yomi_core::registry::AgentRegistry;
+use yomi_core::registry::{AgentRegistry, Recipe};
 use yomi_core::search::mcts::{Mcts, MctsParams};
 use yomi_core::search::Budget;
 use yomi_core::{Agent, Analysis, Game, Turn};
@@ -138,6 +138,8 @@ pub struct TimeSettings {
 pub struct GtpEngine {
     cfg: GtpConfig,
     registry: AgentRegistry<GoGame>,
+    /// The configured agent, resolved once; a new board gets a fresh agent from it.
+    recipe: Recipe<GoGame>,
     game: GoGame,
     state: GoState,
     undo: Vec<GoState>,
@@ -211,11 +213,13 @@ impl GtpEngine {
                 ..Rules::default()
             },
         )?;
-        let agent = registry.build(&game, &cfg.agent, cfg.seed)?;
+        let recipe = registry.recipe(&game, &cfg.agent)?;
+        let agent = recipe.build(&game, cfg.seed);
         let state = game.initial_state();
         Ok(GtpEngine {
             cfg,
             registry,
+            recipe,
             game,
             state,
             undo: Vec::new(),
@@ -601,12 +605,7 @@ impl GtpEngine {
         self.game = game;
         self.undo.clear();
         self.analyst = None;
-        if let Ok(a) = self
-            .registry
-            .build(&self.game, &self.cfg.agent, self.cfg.seed)
-        {
-            self.agent = a;
-        }
+        self.agent = self.recipe.build(&self.game, self.cfg.seed);
     }
 
     /// Makes `c` the side to move (GTP lets either colour move at any time).

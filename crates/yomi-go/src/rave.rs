@@ -18,7 +18,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use yomi_core::registry::AgentRegistry;
+use yomi_core::registry::{builder, AgentRegistry};
 use yomi_core::search::mcts::agent::analysis_of;
 use yomi_core::search::mcts::{Mcts, MctsParams, Rave, RaveSchedule};
 use yomi_core::search::Budget;
@@ -188,7 +188,7 @@ pub fn register(r: &mut AgentRegistry<GoGame>) {
         "rave",
         "MC-RAVE with Go priors and heavy (MoGo pattern) playouts, resignation and a time manager",
         RAVE_PARAMS.to_vec(),
-        Arc::new(|_, _game, p, seed| {
+        Arc::new(|_, _, p| {
             let name = p.spec().to_string();
             let iters: u64 = p.get("iters", 10_000, "a positive integer")?;
             let time: Option<f64> = p.get_opt("time", "seconds")?;
@@ -250,9 +250,16 @@ pub fn register(r: &mut AgentRegistry<GoGame>) {
                 pattern,
                 ..HeavyConfig::default()
             };
-            Ok(Box::new(RaveAgent::new(
-                params, rave, heavy, resign, seed, name,
-            )))
+            Ok(builder(move |_, seed| {
+                Box::new(RaveAgent::new(
+                    params.clone(),
+                    rave,
+                    heavy,
+                    resign,
+                    seed,
+                    name.clone(),
+                ))
+            }))
         }),
     );
 }

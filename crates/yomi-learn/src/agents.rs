@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use yomi_core::agent::{moves_of, Agent, AgentError};
-use yomi_core::registry::AgentRegistry;
+use yomi_core::registry::{builder, AgentRegistry};
 use yomi_core::search::flatmc::flat_monte_carlo;
 use yomi_core::search::mcts::{
     AnyPolicy, FinalMove, Mcts, MctsParams, MoveScorer, NoExpander, PlayoutPolicy, Rollout,
@@ -226,7 +226,7 @@ pub fn register_policy_agent<G: FeatureGame>(
         "policy",
         "a learned softmax policy (yomi-learn) played directly, by flat Monte Carlo or by UCT",
         POLICY_PARAMS.to_vec(),
-        Arc::new(move |_, game, p, seed| {
+        Arc::new(move |_, game, p| {
             let w: String = p.get("w", "uniform".to_string(), "a policy name")?;
             let policy = if w == "uniform" {
                 None
@@ -258,7 +258,15 @@ pub fn register_policy_agent<G: FeatureGame>(
                 return Err(p.bad("sims", "0", "a positive integer"));
             }
             let name = format!("policy:w={w},play={play},sims={sims}");
-            Ok(Box::new(PolicyAgent::new(name, policy, play, sims, seed)))
+            Ok(builder(move |_, seed| {
+                Box::new(PolicyAgent::new(
+                    name.clone(),
+                    policy.clone(),
+                    play,
+                    sims,
+                    seed,
+                ))
+            }))
         }),
     );
 }

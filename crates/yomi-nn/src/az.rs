@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use yomi_core::agent::{Agent, AgentError, Played};
-use yomi_core::registry::AgentRegistry;
+use yomi_core::registry::{builder, AgentRegistry};
 use yomi_core::search::mcts::{
     EdgeSlot, Expander, FinalMove, LeafEvaluator, Mcts, MctsParams, Puct, RootNoise, SearchResult,
 };
@@ -414,7 +414,7 @@ fn register<G: TensorGame>(
         "az",
         "AlphaZero search: PUCT with priors and values from a dual network (yomi-nn)",
         docs,
-        Arc::new(move |_, game: &G, p, seed| {
+        Arc::new(move |_, game: &G, p| {
             let net: String = p.get("net", String::new(), "a weights file")?;
             let temp: f64 = p.get("temp", 0.0, "a temperature >= 0")?;
             let params = AzParams {
@@ -446,12 +446,21 @@ fn register<G: TensorGame>(
                 (true, None) => return Err(p.bad("net", "", "a weights file (net=PATH)")),
             };
             let spec_text = p.spec().to_string();
-            Ok(Box::new(AzAgent::new(
-                params,
-                NetClient::direct(net_model, spec),
-                seed,
-                spec_text,
-            )))
+            // The network is loaded once, here; every agent built from the recipe gets a
+            // copy of the loaded weights instead of reading the file again.
+            let net_model = std::sync::Mutex::new(net_model);
+            Ok(builder(move |_, seed| {
+                let model = net_model
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .clone();
+                Box::new(AzAgent::new(
+                    params,
+                    NetClient::direct(model, spec),
+                    seed,
+                    spec_text.clone(),
+                ))
+            }))
         }),
     );
 }

@@ -20,7 +20,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use yomi_core::registry::AgentRegistry;
+use yomi_core::registry::{builder, AgentBuilder, AgentRegistry};
 use yomi_core::search::mcts::{
     ChildEvaluation, Cutoff, EpsilonGreedy, EvalScorer, Expander, Mcts, MctsAgent, MctsParams,
     MoveScorer, NoExpander, PlayoutPolicy, Rollout, Selection, Ucb1, UcbEval, Uniform,
@@ -133,8 +133,7 @@ fn build_variant(
     reg: &AgentRegistry<Othello>,
     variant: &str,
     p: &mut SpecParams<'_>,
-    seed: u64,
-) -> Result<Box<dyn Agent<Othello>>, SpecError> {
+) -> Result<AgentBuilder<Othello>, SpecError> {
     let plus = variant.starts_with("uct+");
     let zebra = variant.contains("_playzebra");
     let brk = variant.ends_with("-break");
@@ -189,19 +188,22 @@ fn build_variant(
             coefficients: DzTable::shipped().coefficients(dz_kind(variant)),
         };
         let cut = brk.then_some(cut);
-        return Ok(if zebra {
-            let leaf = DzRollout::new(greedy, eval, cut);
-            Box::new(MctsAgent::new(
-                Mcts::new(params, selection, leaf, NoExpander, seed),
-                name,
-            ))
-        } else {
-            let leaf = DzRollout::new(Uniform, eval, cut);
-            Box::new(MctsAgent::new(
-                Mcts::new(params, selection, leaf, NoExpander, seed),
-                name,
-            ))
-        });
+        return Ok(builder(move |_, seed| {
+            let (params, selection, name) = (params.clone(), selection, name.clone());
+            if zebra {
+                let leaf = DzRollout::new(greedy.clone(), eval.clone(), cut);
+                Box::new(MctsAgent::new(
+                    Mcts::new(params, selection, leaf, NoExpander, seed),
+                    name,
+                ))
+            } else {
+                let leaf = DzRollout::new(Uniform, eval.clone(), cut);
+                Box::new(MctsAgent::new(
+                    Mcts::new(params, selection, leaf, NoExpander, seed),
+                    name,
+                ))
+            }
+        }));
     }
     let cutoff = brk.then(|| Cutoff::moves(cut, eval.clone()));
     let scorer: Arc<dyn MoveScorer<Othello>> = Arc::new(EvalScorer(eval.clone()));
@@ -215,12 +217,16 @@ fn build_variant(
     };
     let ucb = Ucb1 { c };
     let ucb_eval = UcbEval { c, weight: w };
-    Ok(match (plus, zebra) {
-        (false, false) => finish(params, ucb, Uniform, cutoff, NoExpander, seed, name),
-        (true, false) => finish(params, ucb_eval, Uniform, cutoff, child_eval, seed, name),
-        (false, true) => finish(params, ucb, greedy, cutoff, NoExpander, seed, name),
-        (true, true) => finish(params, ucb_eval, greedy, cutoff, child_eval, seed, name),
-    })
+    Ok(builder(move |_, seed| {
+        let (params, cutoff, name) = (params.clone(), cutoff.clone(), name.clone());
+        let (greedy, child_eval) = (greedy.clone(), child_eval.clone());
+        match (plus, zebra) {
+            (false, false) => finish(params, ucb, Uniform, cutoff, NoExpander, seed, name),
+            (true, false) => finish(params, ucb_eval, Uniform, cutoff, child_eval, seed, name),
+            (false, true) => finish(params, ucb, greedy, cutoff, NoExpander, seed, name),
+            (true, true) => finish(params, ucb_eval, greedy, cutoff, child_eval, seed, name),
+        }
+    }))
 }
 
 /// Core's agents, the pattern evaluation (`default`, also `patterns`) and the UCT variants
@@ -255,7 +261,7 @@ pub fn registry() -> AgentRegistry<Othello> {
             variant,
             summary,
             UCT_PARAMS.to_vec(),
-            Arc::new(move |reg, _, p, seed| build_variant(reg, &v, p, seed)),
+            Arc::new(move |reg, _, p| build_variant(reg, &v, p)),
         );
     }
     r

@@ -678,9 +678,11 @@ pub fn run_session<R: Read, W: Write>(
     log: &mut dyn FnMut(&str),
 ) -> Result<SessionReport, ProtocolError> {
     let registry = crate::registry();
-    // Refuse a bad spec before the server's first command.
-    registry
-        .validate(&crate::maps::standard(), &config.agent)
+    // Refuse a bad spec before the server's first command; the agents of every map the
+    // server sends are built from this recipe (no TUBSTAP agent's parameters depend on
+    // the map).
+    let recipe = registry
+        .recipe(&crate::maps::standard(), &config.agent)
         .map_err(|e| ProtocolError::Agent {
             spec: config.agent.clone(),
             reason: e.to_string(),
@@ -725,12 +727,7 @@ pub fn run_session<R: Read, W: Write>(
                     report.games.push(done.report);
                 }
                 let seed = derive_seed(config.seed, report.games.len() as u64);
-                let agent = registry.build(&game, &config.agent, seed).map_err(|e| {
-                    ProtocolError::Agent {
-                        spec: config.agent.clone(),
-                        reason: e.to_string(),
-                    }
-                })?;
+                let agent = recipe.build(&game, seed);
                 let mut m = Match {
                     state: game.initial_state(),
                     game,

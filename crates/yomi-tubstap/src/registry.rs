@@ -16,7 +16,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use yomi_core::registry::AgentRegistry;
+use yomi_core::registry::{builder, AgentRegistry};
 use yomi_core::search::mcts::Widening;
 use yomi_core::spec::{ParamDoc, SpecError, SpecParams};
 
@@ -192,17 +192,19 @@ pub fn registry() -> AgentRegistry<Tubstap> {
         "uct",
         "UCT with one unit action per edge; the per-turn budget is split over the units to act",
         uct_docs(false),
-        Arc::new(|_, _, p, seed| {
+        Arc::new(|_, _, p| {
             let name = p.spec().to_string();
             let params = read_uct(p)?;
-            Ok(Box::new(uct_agent(params, seed, name)))
+            Ok(builder(move |_, seed| {
+                Box::new(uct_agent(params.clone(), seed, name.clone()))
+            }))
         }),
     );
     r.register(
         "uct-pw",
         "UCT with progressive widening k(n), attack actions admitted first",
         uct_docs(true),
-        Arc::new(|_, _, p, seed| {
+        Arc::new(|_, _, p| {
             let name = p.spec().to_string();
             let mut params = read_uct(p)?;
             params.widening = Some(match p.raw("pw").unwrap_or("log") {
@@ -210,7 +212,9 @@ pub fn registry() -> AgentRegistry<Tubstap> {
                 "printed" => Widening::new(widening_as_printed),
                 other => return Err(p.bad("pw", other, "log or printed")),
             });
-            Ok(Box::new(uct_pw_agent(params, seed, name)))
+            Ok(builder(move |_, seed| {
+                Box::new(uct_pw_agent(params.clone(), seed, name.clone()))
+            }))
         }),
     );
     r.register(
@@ -224,11 +228,13 @@ pub fn registry() -> AgentRegistry<Tubstap> {
             },
             TIME,
         ],
-        Arc::new(|_, _, p, _| {
+        Arc::new(|_, _, p| {
             let name = p.spec().to_string();
             let max_len = positive(p, "l", 4usize)?;
             let time = time(p)?;
-            Ok(Box::new(PlanAgent::new(AttackPlanner { max_len, time }, name)))
+            Ok(builder(move |_, _| {
+                Box::new(PlanAgent::new(AttackPlanner { max_len, time }, name.clone()))
+            }))
         }),
     );
     for (spec, method, summary) in [
@@ -241,10 +247,12 @@ pub fn registry() -> AgentRegistry<Tubstap> {
             spec,
             summary,
             dlmc_docs(method),
-            Arc::new(move |_, _, p, seed| {
+            Arc::new(move |_, _, p| {
                 let name = p.spec().to_string();
                 let params = read_dlmc(p, method)?;
-                Ok(Box::new(PlanAgent::new(Dlmc::new(params, seed), name)))
+                Ok(builder(move |_, seed| {
+                    Box::new(PlanAgent::new(Dlmc::new(params.clone(), seed), name.clone()))
+                }))
             }),
         );
     }

@@ -276,18 +276,13 @@ fn server(a: ServerArgs) -> anyhow::Result<()> {
 fn client(a: ClientArgs) -> anyhow::Result<()> {
     let game = Geister::standard();
     let reg = registry();
-    reg.validate(&game, &a.agent)
+    let recipe = reg
+        .recipe(&game, &a.agent)
         .map_err(|e| usage(format!("--agent: {e}")))?;
     let patience = seconds("--retry", a.retry)?;
     let (mut won, mut lost, mut drawn) = (0, 0, 0);
     for g in 0..a.games {
-        let mut agent = reg
-            .build(
-                &game,
-                &a.agent,
-                yomi_core::rng::derive_seed(a.seed, g as u64),
-            )
-            .map_err(|e| usage(format!("--agent: {e}")))?;
+        let mut agent = recipe.build(&game, yomi_core::rng::derive_seed(a.seed, g as u64));
         let verbose = a.verbose;
         let result = connect_and_play_with_retry(
             (a.host.as_str(), a.port),

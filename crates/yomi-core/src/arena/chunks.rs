@@ -63,7 +63,7 @@ impl RoundRobin {
         registry: &AgentRegistry<G>,
         positions: &[usize],
     ) -> Result<Vec<GameRecord>, ArenaError> {
-        let p = self.prepare(game, registry)?;
+        let (p, recipes) = self.prepare(game, registry)?;
         if let Some(&k) = positions.iter().find(|&&k| k >= p.total) {
             return Err(ArenaError::Config(format!(
                 "game {k} is not in the schedule (it has {} games)",
@@ -71,7 +71,7 @@ impl RoundRobin {
             )));
         }
         let play = |&k: &usize| -> Result<GameRecord, ArenaError> {
-            play_scheduled(game, registry, &p, &p.game_at(self, k))
+            play_scheduled(game, &recipes, &p, &p.game_at(self, k))
         };
         match self.threads.unwrap_or(0) {
             1 => positions.iter().map(play).collect(),
@@ -94,7 +94,11 @@ impl RoundRobin {
         game: &G,
         registry: &AgentRegistry<G>,
     ) -> Result<Journal, ArenaError> {
-        let p = self.prepare(game, registry)?;
+        self.journal_of(self.prepare(game, registry)?.0)
+    }
+
+    /// Opens the journal of a configuration prepared already (see [`RoundRobin::journal`]).
+    pub(super) fn journal_of(&self, p: Prepared) -> Result<Journal, ArenaError> {
         let records = match &self.out {
             Some(path) => RecordJournal::open(path, None, |line, r: &GameRecord| {
                 check_record(path, line, r, &p, self)

@@ -14,7 +14,7 @@ use super::table::TableFormat;
 use super::ArenaError;
 use crate::entrant::Entrant;
 use crate::game::Game;
-use crate::registry::AgentRegistry;
+use crate::registry::{AgentRegistry, Recipe};
 use crate::rng::derive_seed;
 
 /// Games per pairing when none is given.
@@ -262,8 +262,6 @@ impl RoundRobin {
 /// identity.
 #[derive(Clone, Debug)]
 pub(super) struct Prepared {
-    /// The entrants, labelled.
-    pub(super) entrants: Vec<Entrant>,
     /// Each entrant's label.
     pub(super) labels: Vec<String>,
     /// Each entrant's spec in canonical form.
@@ -281,24 +279,28 @@ pub(super) struct Prepared {
 }
 
 impl RoundRobin {
-    /// Checks the configuration against `game` (numbers, specs that build) and works out
-    /// what every game of it shares.
+    /// Checks the configuration against `game` (numbers, specs that resolve) and works out
+    /// what every game of it shares; returns it with each entrant's recipe (in entrant
+    /// order), so that every game builds its agents without reading a spec again.
     pub(super) fn prepare<G: Game>(
         &self,
         game: &G,
         registry: &AgentRegistry<G>,
-    ) -> Result<Prepared, ArenaError> {
+    ) -> Result<(Prepared, Vec<Recipe<G>>), ArenaError> {
         self.check_numbers()?;
         let entrants = self.entrants()?;
         let specs: Vec<String> = entrants.iter().map(Entrant::spec_text).collect();
-        for spec in &specs {
-            registry
-                .validate(game, spec)
-                .map_err(|source| ArenaError::Spec {
-                    spec: spec.clone(),
-                    source,
-                })?;
-        }
+        let recipes = entrants
+            .iter()
+            .map(|e| {
+                registry
+                    .resolve(game, &e.spec)
+                    .map_err(|source| ArenaError::Spec {
+                        spec: e.spec_text(),
+                        source,
+                    })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
         let facts = game.facts();
         let turn_limit = self
             .turn_limit
@@ -312,9 +314,8 @@ impl RoundRobin {
                 self.games
             ))
         })?;
-        Ok(Prepared {
+        let prepared = Prepared {
             labels: entrants.iter().map(|e| e.label.clone()).collect(),
-            entrants,
             specs,
             game: facts.name,
             setup: setup_fingerprint(&game.format_state(&game.initial_state())),
@@ -322,7 +323,8 @@ impl RoundRobin {
             players: facts.players,
             groups,
             total,
-        })
+        };
+        Ok((prepared, recipes))
     }
 }
 
@@ -335,27 +337,23 @@ impl Prepared {
 }
 
 /// Plays the scheduled game `g` of the prepared configuration `p` (each seat's agent
-/// built with the seed `derive_seed(g.seed, seat)`) and returns its record. Every run of a
+/// built from its entrant's recipe with the seed `derive_seed(g.seed, seat)`) and returns
+/// its record. Every run of a
 /// schedule, on this machine ([`RoundRobin::run`]) or in chunks elsewhere
 /// ([`super::chunks`]), plays its games through here, so the same seed gives the same
 /// record wherever it ran.
 pub(super) fn play_scheduled<G: Game>(
     game: &G,
-    registry: &AgentRegistry<G>,
+    recipes: &[Recipe<G>],
     p: &Prepared,
     g: &ScheduledGame,
 ) -> Result<GameRecord, ArenaError> {
-    let mut seats = Vec::with_capacity(g.seats.len());
-    for (seat, &i) in g.seats.iter().enumerate() {
-        let spec = &p.specs[i];
-        let agent = registry
-            .build(game, spec, derive_seed(g.seed, seat as u64))
-            .map_err(|source| ArenaError::Spec {
-                spec: spec.clone(),
-                source,
-            })?;
-        seats.push(agent);
-    }
+    let mut seats: Vec<_> = g
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(seat, &i)| recipes[i].build(game, derive_seed(g.seed, seat as u64)))
+        .collect();
     let played = play_game(game, &mut seats, p.turn_limit)?;
     let labels = g.seats.iter().map(|&i| p.labels[i].clone()).collect();
     let specs = g.seats.iter().map(|&i| p.specs[i].clone()).collect();

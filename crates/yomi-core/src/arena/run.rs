@@ -16,7 +16,7 @@ use super::round_robin::{play_scheduled, RoundRobin, TournamentResult};
 use super::stats::Wdl;
 use super::ArenaError;
 use crate::game::Game;
-use crate::registry::AgentRegistry;
+use crate::registry::{AgentRegistry, Recipe};
 
 impl RoundRobin {
     /// Plays every scheduled game not already in the records file and returns all results.
@@ -40,13 +40,11 @@ impl RoundRobin {
         game: &G,
         registry: &AgentRegistry<G>,
     ) -> Result<TournamentResult, ArenaError> {
-        let journal = self.journal(game, registry)?;
+        let (prepared, recipes) = self.prepare(game, registry)?;
+        let journal = self.journal_of(prepared)?;
         let due = journal.due();
         let prepared = &journal.prepared().clone();
-        let interactive = prepared
-            .entrants
-            .iter()
-            .any(|e| registry.is_interactive(&e.spec.name));
+        let interactive = recipes.iter().any(Recipe::is_interactive);
         let progress = Progress::new(
             journal.total(),
             journal.recorded(),
@@ -56,7 +54,7 @@ impl RoundRobin {
         );
         let journal = Mutex::new(journal);
         let play_one = |k: &usize| -> Result<(), ArenaError> {
-            let record = play_scheduled(game, registry, prepared, &prepared.game_at(self, *k))?;
+            let record = play_scheduled(game, &recipes, prepared, &prepared.game_at(self, *k))?;
             progress.finished(&record);
             journal
                 .lock()

@@ -3,6 +3,7 @@
 //! # Table of contents (KataGo style: one concern per file)
 //! - control, workers, threads and determinization: this file ([`Mcts`], [`Worker`]);
 //! - numeric parameters, widening, final-move rule: [`params`];
+//! - the `mcts` agent's spec parameters, typed, with their defaults and help: [`config`];
 //! - selection rules (UCB1, UCB with an evaluation term, PUCT): [`select`];
 //! - expansion (priors, child evaluations, candidate order): [`expand`];
 //! - leaf evaluation (playout policies, cut-off, any evaluator): [`playout`];
@@ -51,6 +52,7 @@
 
 pub mod adaptive;
 pub mod agent;
+pub mod config;
 pub mod expand;
 pub mod params;
 pub mod playout;
