@@ -123,6 +123,13 @@ pub trait Game: Send + Sync + 'static {
     /// Facts that do not change during play.
     fn facts(&self) -> GameFacts;
 
+    /// The number of players, [`GameFacts::players`]. Searches ask for it inside playouts
+    /// (at simultaneous turns), where [`Game::facts`] would build its strings each time:
+    /// games with simultaneous turns override it with a lookup that allocates nothing.
+    fn players(&self) -> usize {
+        self.facts().players
+    }
+
     /// The start position.
     fn initial_state(&self) -> Self::State;
 

@@ -49,13 +49,15 @@ impl Default for Conformance {
 /// copy leaves the original and its hash unchanged) and equal states evolve equally;
 /// `random_move` returns legal moves; `play` accepts legal moves; determinizations agree with
 /// every player's observation; returns have one entry per player, lie within the bounds
-/// and sum as the utility says; damaged notation gives errors, never panics.
+/// and sum as the utility says; damaged notation gives errors, never panics; `players()`
+/// agrees with the facts.
 pub fn check_game<G: Game>(game: &G, cfg: &Conformance) {
     let facts = game.facts();
     assert!(
         facts.players >= 1 && facts.players <= crate::MAX_PLAYERS,
         "player count"
     );
+    assert_eq!(game.players(), facts.players, "players() agrees with facts()");
     assert!(
         facts.player_names.is_empty() || facts.player_names.len() == facts.players,
         "one name per player"

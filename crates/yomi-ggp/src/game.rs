@@ -149,6 +149,10 @@ impl Game for GdlGame {
     type State = GdlState;
     type Move = GdlMove;
 
+    fn players(&self) -> usize {
+        self.reasoner.roles().len()
+    }
+
     fn facts(&self) -> GameFacts {
         let r = &*self.reasoner;
         GameFacts {

@@ -218,7 +218,7 @@ pub struct MatchArgs {
     /// JSONL records file: one line per finished game; an existing file is resumed.
     #[arg(long, value_name = "FILE.jsonl")]
     pub out: Option<PathBuf>,
-    /// Games played at once (default: one per core; `human` forces 1).
+    /// Threads to use, each playing one game at a time (default: every core; `human` forces 1).
     #[arg(long)]
     pub threads: Option<usize>,
     /// Stop games after this many turns (default: the game's longest possible game).
@@ -247,7 +247,7 @@ pub struct TournamentArgs {
     /// Seed (overrides the file's `seed`).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Games played at once (overrides the file's `threads`; default one per core).
+    /// Threads to use, each playing one game at a time (overrides the file's `threads`; default: every core).
     #[arg(long)]
     pub threads: Option<usize>,
     /// Hide the progress bar.
@@ -267,7 +267,7 @@ pub struct BenchArgs {
     /// Seconds to spend on the random-playout figure.
     #[arg(long, value_name = "SECONDS", default_value_t = 2.0)]
     pub time: f64,
-    /// Threads for the multi-threaded figure (default: every core).
+    /// Threads to use for the multi-threaded figure (default: every core).
     #[arg(long)]
     pub threads: Option<usize>,
     /// Small counts (0.05 s of playouts, 1,000 and 5,000 iterations), for tests.

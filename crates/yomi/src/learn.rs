@@ -59,7 +59,7 @@ pub struct DataArgs {
     /// The JSONL file (appended to; an existing one is resumed).
     #[arg(long)]
     pub out: PathBuf,
-    /// Worker threads (default: every core).
+    /// Threads to use (default: every core).
     #[arg(long)]
     pub threads: Option<usize>,
     /// No progress on stderr.
@@ -72,7 +72,7 @@ pub struct DataArgs {
 pub struct FileArgs {
     /// The experiment file (TOML; see experiments/learn-*.toml).
     pub file: PathBuf,
-    /// Worker threads (default: every core).
+    /// Threads to use (default: every core).
     #[arg(long)]
     pub threads: Option<usize>,
     /// No progress on stderr.

@@ -57,7 +57,8 @@ pub enum OthelloCommand {
         /// Only win, draw or loss (and a move that achieves it): faster than the exact score.
         #[arg(long)]
         wld: bool,
-        /// Threads (helper threads share the table; 1 is a plain one-thread search).
+        /// Threads to use (default 1, a plain one-thread search whose node counts repeat;
+        /// more threads share the transposition table).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
         threads: u32,
         /// Stop after this many seconds (the best move found so far is reported).
@@ -134,9 +135,9 @@ pub enum OthelloCommand {
         /// Seed of the self-play.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Worker threads.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
+        /// Threads to use (default: every core); the positions do not depend on it.
+        #[arg(long)]
+        threads: Option<usize>,
         /// The file to write.
         #[arg(long)]
         out: std::path::PathBuf,
@@ -191,7 +192,7 @@ pub struct AccuracyArgs {
     /// Only these variants (names as in the file), comma separated.
     #[arg(long, value_delimiter = ',')]
     pub variants: Option<Vec<String>>,
-    /// Worker threads (0: one per core).
+    /// Threads to use (default or 0: every core).
     #[arg(long)]
     pub threads: Option<usize>,
     /// Seed.
@@ -385,7 +386,9 @@ pub fn run(args: OthelloArgs) -> anyhow::Result<()> {
             threads,
             out,
         } => {
-            threads_option("--threads", Some(threads))?;
+            let threads = threads_option("--threads", threads)?.unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+            });
             if !(4..=58).contains(&stage) || count == 0 || threads == 0 {
                 return Err(usage(
                     "--stage must be 4..=58, --count and --threads positive",

@@ -114,7 +114,7 @@ pub struct ExperimentArgs {
     /// Seed (overrides the file's `seed`).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Games played at once (overrides the file's `threads`; default one per core).
+    /// Threads to use, each playing one game at a time (overrides the file's `threads`; default: every core).
     #[arg(long)]
     pub threads: Option<usize>,
     /// JSONL records file (overrides the file's `out`); an existing file is resumed.

@@ -37,6 +37,27 @@ fn listed(help: &str) -> Vec<String> {
         .collect()
 }
 
+/// `--threads` says how many threads the command uses, in every command: its help starts
+/// "Threads to use".
+fn threads_means_one_thing(cmd: &str, help: &str) {
+    let lines: Vec<&str> = help.lines().collect();
+    for (i, l) in lines.iter().enumerate() {
+        let Some(at) = l.find("--threads <") else {
+            continue;
+        };
+        let rest = l[at..].split_once('>').map_or("", |(_, r)| r.trim());
+        let text = if rest.is_empty() {
+            lines.get(i + 1).map_or("", |n| n.trim())
+        } else {
+            rest
+        };
+        assert!(
+            text.starts_with("Threads to use"),
+            "{cmd}: --threads is described as {text:?}"
+        );
+    }
+}
+
 #[test]
 fn help_lists_every_subcommand_and_each_has_its_own_help() {
     let top = yomi(&["--help"]);
@@ -50,9 +71,12 @@ fn help_lists_every_subcommand_and_each_has_its_own_help() {
             "{cmd} --help:\n{}",
             r.stdout
         );
+        threads_means_one_thing(cmd, &r.stdout);
         // Subcommands with subcommands of their own list them too, each with a help.
         for sub in listed(&r.stdout) {
-            yomi(&[cmd, &sub, "--help"]).ok();
+            let s = yomi(&[cmd, &sub, "--help"]);
+            s.ok();
+            threads_means_one_thing(&format!("{cmd} {sub}"), &s.stdout);
         }
     }
 }

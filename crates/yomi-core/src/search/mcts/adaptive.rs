@@ -500,7 +500,7 @@ impl<G: Game> LeafEvaluator<G> for Adaptive<G> {
                 }
                 Turn::Simultaneous => {
                     if self.players == 0 {
-                        self.players = game.facts().players;
+                        self.players = game.players();
                     }
                     let mut joint = std::mem::take(&mut self.joint);
                     joint.clear();

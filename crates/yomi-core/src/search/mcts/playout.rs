@@ -494,9 +494,8 @@ impl<G: Game, P: PlayoutPolicy<G>> LeafEvaluator<G> for Rollout<G, P> {
                     None => return game.returns(state),
                 },
                 Turn::Simultaneous => {
-                    // `facts()` builds strings: ask once per playout, only in simultaneous games.
                     if players == 0 {
-                        players = game.facts().players;
+                        players = game.players();
                     }
                     for (p, slot) in joint.iter_mut().enumerate().take(players) {
                         game.legal_moves_of(state, Player(p as u8), buf);
