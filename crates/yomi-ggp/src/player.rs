@@ -158,7 +158,8 @@ struct Compiled {
     state: GdlState,
     /// `None` while a search has it.
     agent: Option<BoxAgent>,
-    /// The stop signal of the latest search (raised once its move was sent or given up).
+    /// The stop signal of the latest search (raised once its move was sent or given up,
+    /// and when the match ends: a search still running is of no use then).
     search_stop: StopSignal,
     rng: Rng,
 }
@@ -340,14 +341,22 @@ impl GgpPlayer {
                 let Some(slot) = lock(&self.matches).remove(&id) else {
                     return Reply::ok("busy");
                 };
-                if let (Some(moves), Phase::Ready(m)) = (moves, &mut lock(&slot).phase) {
-                    // The final state is not needed; a bad joint move is ignored here.
-                    let _ = advance(m, &moves);
+                if let Phase::Ready(m) = &mut lock(&slot).phase {
+                    m.search_stop.stop();
+                    if let Some(moves) = moves {
+                        // The final state is not needed; a bad joint move is ignored here.
+                        let _ = advance(m, &moves);
+                    }
                 }
                 Reply::ok("done")
             }
             Message::Abort { id } => match lock(&self.matches).remove(&id) {
-                Some(_) => Reply::ok("aborted"),
+                Some(slot) => {
+                    if let Phase::Ready(m) = &lock(&slot).phase {
+                        m.search_stop.stop();
+                    }
+                    Reply::ok("aborted")
+                }
                 None => Reply::ok("busy"),
             },
         }
