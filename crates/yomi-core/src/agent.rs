@@ -9,7 +9,7 @@ use crate::game::Information;
 use crate::game::{Game, Turn};
 use crate::player::Player;
 use crate::rng::{derive_seed, Rng};
-use crate::search::Budget;
+use crate::search::{Budget, StopSignal};
 
 /// The moves that were just played, as reported to [`Agent::observe`].
 #[derive(Clone, Copy, Debug)]
@@ -32,6 +32,19 @@ pub enum AgentError {
     /// The agent has no legal move to offer (asked at a terminal state or out of turn).
     #[error("no legal move: {0}")]
     NoMove(String),
+    /// [`Agent::select_move_until`] was stopped before its search had any move to offer
+    /// (no iteration finished); the caller must find a move elsewhere.
+    #[error("the search was stopped before it had a move")]
+    Stopped,
+}
+
+/// A move from [`Agent::select_move_until`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Selected<M> {
+    /// The move.
+    pub mv: M,
+    /// The stop signal cut the search short: `mv` is the best move found until then.
+    pub stopped_early: bool,
 }
 
 /// A move chooser.
@@ -55,6 +68,33 @@ pub trait Agent<G: Game>: Send {
         state: &G::State,
         player: Player,
     ) -> Result<G::Move, AgentError>;
+
+    /// Chooses `player`'s move as [`Agent::select_move`] does, but ends the search as soon
+    /// as `stop` is raised (from another thread) and answers with the best move found so
+    /// far ([`Selected::stopped_early`] then says so). A caller with a hard deadline raises
+    /// the signal when the deadline nears, rather than waiting for a search whose time
+    /// budget a starved thread has not used up.
+    ///
+    /// The default cannot be interrupted: it calls [`Agent::select_move`] and ignores
+    /// `stop` (the answer then comes when the search ends, however late).
+    ///
+    /// # Errors
+    /// As [`Agent::select_move`], and [`AgentError::Stopped`] when the signal came before
+    /// the search had any move to offer.
+    fn select_move_until(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        player: Player,
+        stop: &StopSignal,
+    ) -> Result<Selected<G::Move>, AgentError> {
+        let _ = stop;
+        let mv = self.select_move(game, state, player)?;
+        Ok(Selected {
+            mv,
+            stopped_early: false,
+        })
+    }
 
     /// Told about the moves played from `before`. The default ignores them.
     fn observe(&mut self, game: &G, before: &G::State, played: Played<'_, G::Move>) {
@@ -144,6 +184,15 @@ impl<G: Game> Agent<G> for Box<dyn Agent<G>> {
         player: Player,
     ) -> Result<G::Move, AgentError> {
         (**self).select_move(game, state, player)
+    }
+    fn select_move_until(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        player: Player,
+        stop: &StopSignal,
+    ) -> Result<Selected<G::Move>, AgentError> {
+        (**self).select_move_until(game, state, player, stop)
     }
     fn observe(&mut self, game: &G, before: &G::State, played: Played<'_, G::Move>) {
         (**self).observe(game, before, played)

@@ -37,7 +37,7 @@ pub mod search;
 pub mod spec;
 pub mod testing;
 
-pub use agent::{Agent, AgentError, Analysis, MoveAnalysis, Played};
+pub use agent::{Agent, AgentError, Analysis, MoveAnalysis, Played, Selected};
 pub use encoding::{ActionSpace, TensorGame, TensorShape};
 pub use game::{Dynamics, Game, GameFacts, Information, Turn, Utility};
 pub use notation::{IllegalMove, NotationError};

@@ -17,8 +17,12 @@
 //!   deadline (the host substitutes a move, as for any bad reply).
 //! - `play` tracks the state from the joint moves, searches on its own thread until the
 //!   play clock minus the margin, and always answers before that deadline: with the
-//!   search's move, or a random legal move when the search is late, failed, or is still
-//!   busy with an earlier move (a late search hands the agent back when it ends).
+//!   search's move; or, when the search has not returned shortly before the deadline (its
+//!   time budget runs on the wall clock, and a starved thread may have used little of it),
+//!   with its best move so far, after stopping it ([`yomi_core::search::StopSignal`]); or
+//!   a random legal move when even that does not come in time, the search failed or had
+//!   no visit yet, or an earlier search still holds the agent (a late search hands the
+//!   agent back when it ends, at once since it was stopped).
 //! - [`PlayerServer`] serves it over HTTP (see [`crate::server`] for the limits and
 //!   timeouts).
 
@@ -28,7 +32,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use tokio::sync::oneshot;
-use yomi_core::agent::{Agent, Played};
+use yomi_core::agent::{Agent, Played, Selected};
+use yomi_core::search::StopSignal;
 use yomi_core::spec::AgentSpec;
 use yomi_core::{Game, Player, Rng, Turn};
 
@@ -153,6 +158,9 @@ struct Compiled {
     state: GdlState,
     /// `None` while a search has it.
     agent: Option<BoxAgent>,
+    /// The stop signal of the latest search (raised once its move was sent or given up,
+    /// and when the match ends: a search still running is of no use then).
+    search_stop: StopSignal,
     rng: Rng,
 }
 
@@ -218,11 +226,16 @@ impl Slot {
 /// What the player did on its last moves, for logs and tests.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PlayerStats {
-    /// Moves chosen by the agent in time.
+    /// Moves chosen by the agent in time, its search complete.
     pub searched: u64,
+    /// Moves chosen by the agent whose search was stopped shortly before the deadline
+    /// because it had not ended: its best move so far.
+    pub stopped_early: u64,
     /// Moves that were the only legal move.
     pub forced: u64,
-    /// Random legal moves sent because the search was late, failed or was still busy.
+    /// Random legal moves sent because the search had no move even when stopped (no
+    /// visit yet, or its thread did not answer the stop in time), failed, or was still
+    /// busy with an earlier move.
     pub fallbacks: u64,
     /// Moves sent while the rules were still compiling (from the lazy evaluator or the
     /// prover), or error replies sent before the deadline because no move was found in
@@ -328,14 +341,22 @@ impl GgpPlayer {
                 let Some(slot) = lock(&self.matches).remove(&id) else {
                     return Reply::ok("busy");
                 };
-                if let (Some(moves), Phase::Ready(m)) = (moves, &mut lock(&slot).phase) {
-                    // The final state is not needed; a bad joint move is ignored here.
-                    let _ = advance(m, &moves);
+                if let Phase::Ready(m) = &mut lock(&slot).phase {
+                    m.search_stop.stop();
+                    if let Some(moves) = moves {
+                        // The final state is not needed; a bad joint move is ignored here.
+                        let _ = advance(m, &moves);
+                    }
                 }
                 Reply::ok("done")
             }
             Message::Abort { id } => match lock(&self.matches).remove(&id) {
-                Some(_) => Reply::ok("aborted"),
+                Some(slot) => {
+                    if let Phase::Ready(m) = &lock(&slot).phase {
+                        m.search_stop.stop();
+                    }
+                    Reply::ok("aborted")
+                }
                 None => Reply::ok("busy"),
             },
         }
@@ -399,10 +420,7 @@ impl GgpPlayer {
             st.matches += 1;
             yomi_core::rng::derive_seed(self.config.seed, st.matches - 1)
         };
-        let think = self.usable(play_clock);
-        // The search stops a little before the hard deadline so that its move, not the
-        // fallback, wins the race (10 % of the thinking time plus 10 ms).
-        let search_time = (think * 0.9 - 0.01).max(0.005);
+        let search_time = search_time(self.usable(play_clock));
         let config = self.config.clone();
         let (tx, rx) = oneshot::channel::<Result<(), String>>();
         let compiling = self.compiling.clone();
@@ -461,10 +479,16 @@ impl GgpPlayer {
         let Some(slot) = self.slot(id) else {
             return Reply::ok("busy");
         };
-        let (job, deadline) = {
+        let (job, deadline, stop_at) = {
             let mut sl = lock(&slot);
             sl.last_seen = Instant::now();
-            let deadline = received + Duration::from_secs_f64(self.usable(sl.play_clock));
+            let think = self.usable(sl.play_clock);
+            let deadline = received + Duration::from_secs_f64(think);
+            // A search that has not returned a quarter of the way from the end of its own
+            // budget to the deadline is stopped, leaving the other three quarters for its
+            // thread to notice and hand over its best move so far.
+            let slack = (think - search_time(think)).max(0.0);
+            let stop_at = deadline - Duration::from_secs_f64(slack * 0.75);
             let job = match &mut sl.phase {
                 Phase::Failed(e) => return Reply::bad(e.clone()),
                 Phase::Compiling { moves: log, .. } => {
@@ -492,36 +516,66 @@ impl GgpPlayer {
                         return Reply::ok(r.action_text(legal[0]).to_string());
                     }
                     let fallback = legal[m.rng.below(legal.len())];
-                    match m.agent.take() {
-                        Some(agent) => Job::Search {
-                            rx: spawn_search(&slot, m, agent),
-                            game: m.game.clone(),
-                            state: m.state.clone(),
-                            role: m.role,
-                            fallback,
-                        },
+                    let search = match m.agent.take() {
+                        Some(agent) => Some(spawn_search(&slot, m, agent)),
                         None => {
-                            // An earlier search is still running: a random move now.
-                            self.count(|s| s.fallbacks += 1);
-                            return Reply::ok(r.action_text(fallback).to_string());
+                            // An earlier search still has the agent: it was stopped when
+                            // its move went out, so it hands the agent back within an
+                            // iteration once its thread runs. Raised again in case.
+                            m.search_stop.stop();
+                            None
                         }
+                    };
+                    Job::Search {
+                        search,
+                        game: m.game.clone(),
+                        state: m.state.clone(),
+                        role: m.role,
+                        fallback,
                     }
                 }
             };
-            (job, deadline)
+            (job, deadline, stop_at)
         };
         match job {
             Job::Search {
-                rx,
+                search,
                 game,
                 state,
                 role,
                 fallback,
             } => {
-                let chosen = match tokio::time::timeout_at(deadline.into(), rx).await {
-                    Ok(Ok(Some(a))) if game.reasoner().is_legal(&state, role, a) => {
-                        self.count(|s| s.searched += 1);
-                        a
+                let search = match search {
+                    Some(search) => Some(search),
+                    None => wait_for_agent(&slot, &state, stop_at).await,
+                };
+                let Some((mut rx, stop)) = search else {
+                    // The earlier search did not hand the agent back in time.
+                    self.count(|s| s.fallbacks += 1);
+                    return Reply::ok(game.reasoner().action_text(fallback).to_string());
+                };
+                let answer = match tokio::time::timeout_at(stop_at.into(), &mut rx).await {
+                    Ok(answer) => answer.ok().flatten(),
+                    Err(_) => {
+                        stop.stop();
+                        tokio::time::timeout_at(deadline.into(), rx)
+                            .await
+                            .ok()
+                            .and_then(Result::ok)
+                            .flatten()
+                    }
+                };
+                // Whatever happened, a search still running is of no use any more: stopped,
+                // it hands the agent back for the next move at once.
+                stop.stop();
+                let chosen = match answer {
+                    Some(sel) if game.reasoner().is_legal(&state, role, sel.mv.0) => {
+                        if sel.stopped_early {
+                            self.count(|s| s.stopped_early += 1);
+                        } else {
+                            self.count(|s| s.searched += 1);
+                        }
+                        sel.mv.0
                     }
                     _ => {
                         self.count(|s| s.fallbacks += 1);
@@ -600,7 +654,9 @@ fn not_yet() -> Reply {
 /// What a `play` waits for once the match's lock is released.
 enum Job {
     Search {
-        rx: oneshot::Receiver<Option<u32>>,
+        /// The search's answer (`None`: no move, e.g. stopped before any visit) and the
+        /// signal that stops it; `None` while an earlier search still has the agent.
+        search: Option<(SearchAnswer, StopSignal)>,
         game: GdlGame,
         state: GdlState,
         role: usize,
@@ -649,6 +705,7 @@ fn compile(
         game,
         role: role_index,
         agent: Some(agent),
+        search_stop: StopSignal::new(),
         rng: Rng::seed_from_u64(seed ^ 0x5eed),
     };
     let mut sl = lock(slot);
@@ -754,14 +811,21 @@ fn quick_move(
     mv
 }
 
-/// Starts the agent's search on its own thread; the move comes back on the channel, and
-/// the agent goes back into the match when the search ends (however late).
+/// Where the move of a search thread comes back.
+type SearchAnswer = oneshot::Receiver<Option<Selected<GdlMove>>>;
+
+/// Starts the agent's search on its own thread, until it ends or the returned signal stops
+/// it; the move comes back on the channel, and the agent goes back into the match when the
+/// search ends (however late).
 fn spawn_search(
     slot: &Arc<Mutex<Slot>>,
-    m: &Compiled,
+    m: &mut Compiled,
     mut agent: BoxAgent,
-) -> oneshot::Receiver<Option<u32>> {
+) -> (SearchAnswer, StopSignal) {
     let (tx, rx) = oneshot::channel();
+    let stop = StopSignal::new();
+    m.search_stop = stop.clone();
+    let search_stop = stop.clone();
     let game = m.game.clone();
     let state = m.state.clone();
     let player = Player(m.role as u8);
@@ -771,16 +835,60 @@ fn spawn_search(
         .name("ggp-search".into())
         .stack_size(WORKER_STACK)
         .spawn(move || {
-            let mv = agent.select_move(&game, &state, player).ok();
-            // The receiver may be gone (late): nothing to do then.
-            let _ = tx.send(mv.map(|g| g.0));
+            let mv = agent
+                .select_move_until(&game, &state, player, &search_stop)
+                .ok();
+            // The agent goes back before the move goes out: the next PLAY may follow the
+            // reply at once, and a thread preempted between the two (all cores busy) would
+            // otherwise leave it without an agent.
             if let Phase::Ready(m) = &mut lock(&slot).phase {
                 if m.agent.is_none() {
                     m.agent = Some(agent);
                 }
             }
+            // The receiver may be gone (late): nothing to do then.
+            let _ = tx.send(mv);
         });
-    rx
+    (rx, stop)
+}
+
+/// Waits (polling every few milliseconds, until `until`) for an earlier search of the
+/// match in `slot` to hand the agent back, then starts the search of `state` with it;
+/// `None` when the agent is not back in time or the match has moved on meanwhile.
+async fn wait_for_agent(
+    slot: &Arc<Mutex<Slot>>,
+    state: &GdlState,
+    until: Instant,
+) -> Option<(SearchAnswer, StopSignal)> {
+    loop {
+        {
+            let mut sl = lock(slot);
+            let Phase::Ready(m) = &mut sl.phase else {
+                return None;
+            };
+            if m.state != *state {
+                return None;
+            }
+            if let Some(agent) = m.agent.take() {
+                return Some(spawn_search(slot, m, agent));
+            }
+        }
+        let now = Instant::now();
+        if now >= until {
+            return None;
+        }
+        tokio::time::sleep_until((now + AGENT_POLL).min(until).into()).await;
+    }
+}
+
+/// How often a PLAY looks whether an earlier search has handed the agent back.
+const AGENT_POLL: Duration = Duration::from_millis(2);
+
+/// The search's own time budget when `think` seconds may be used: it stops a little
+/// before the hard deadline so that its move, not the fallback, wins the race (10 % of the
+/// thinking time plus 10 ms earlier).
+fn search_time(think: f64) -> f64 {
+    (think * 0.9 - 0.01).max(0.005)
 }
 
 /// Builds the agent of `spec` with the thinking time set for `mcts`.

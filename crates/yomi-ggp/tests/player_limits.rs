@@ -7,6 +7,7 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
+use yomi_core::Game;
 use yomi_ggp::http::{post, HttpError};
 use yomi_ggp::player::{PlayerConfig, PlayerServer};
 use yomi_ggp::{games, GdlGame};
@@ -496,4 +497,97 @@ fn bodies_far_larger_than_the_head_limit_are_read_whole() {
     let msg = format!("(info{})", " ".repeat(4 << 20));
     let r = post(&p.addr, "p", &msg, Duration::from_secs(10)).unwrap();
     assert!(r.starts_with("((name yomi)"), "{r}");
+}
+
+/// A one-role game of `n` moves, (go 1) or (go 2) each; ends after the last.
+fn long_line(n: usize) -> String {
+    let mut s = String::from(
+        "(role p) (init (cell 0)) (legal p (go 1)) (legal p (go 2))\n\
+         (<= (next (cell ?y)) (true (cell ?x)) (succ ?x ?y))\n\
+         (<= terminal (true (cell ?x)) (last ?x))\n\
+         (goal p 100)\n",
+    );
+    for i in 0..n {
+        s.push_str(&format!("(succ {i} {})\n", i + 1));
+    }
+    s.push_str(&format!("(last {n})\n"));
+    s
+}
+
+/// Seconds one random playout of `kif`'s game takes from the start, on this machine now.
+fn playout_seconds(kif: &str) -> f64 {
+    let game = GdlGame::from_kif("line", kif).unwrap();
+    let r = game.reasoner();
+    let mut legal = Vec::new();
+    let runs = 5;
+    let t0 = Instant::now();
+    for k in 0..runs {
+        let mut s = game.initial_state();
+        while !r.is_terminal(&s) {
+            r.legal_into(&s, 0, &mut legal);
+            let a = legal[k % legal.len()];
+            r.step(&mut s, &[a]);
+        }
+    }
+    t0.elapsed().as_secs_f64() / runs as f64
+}
+
+/// Issue 15: a search that had not returned at the reply deadline used to be answered
+/// with a random move. Here a playout takes a fortieth of the thinking time, and the
+/// search reads the clock every 64 iterations, so it cannot end on its own budget in
+/// time: the player stops it and sends its best move so far, before the play clock.
+#[test]
+fn a_search_that_cannot_end_in_time_is_stopped_and_its_best_move_so_far_sent() {
+    // Playouts of several milliseconds, whatever the machine's speed.
+    let mut n = 500;
+    let (rules, playout) = loop {
+        let rules = long_line(n);
+        let playout = playout_seconds(&rules);
+        if playout >= 0.005 || n >= 64_000 {
+            break (rules, playout);
+        }
+        n *= 2;
+    };
+    // Thinking time 40 playouts: 64 of them (the clock check) overrun the search's
+    // budget (0.9 of it), while the stop (a quarter of the way through the remaining
+    // tenth) leaves three playouts' time to hand over the move.
+    let margin = 0.2;
+    let think = (40.0 * playout).max(0.2);
+    let clock = think + margin;
+    eprintln!(
+        "{n} moves a game, playout {:.1} ms, clock {clock:.3} s",
+        playout * 1e3
+    );
+    let p = serve(PlayerConfig {
+        margin,
+        ..quick_config()
+    });
+    let t = Duration::from_secs(60);
+    let kif = GdlGame::from_kif("line", &rules)
+        .unwrap()
+        .reasoner()
+        .description()
+        .sheet
+        .to_kif();
+    let start = format!("(start line p ({kif}) 60 {clock:.3})");
+    assert_eq!(post(&p.addr, "p", &start, t).unwrap(), "ready");
+    let mut last = "nil".to_string();
+    let plays = 3u64;
+    for _ in 0..plays {
+        let t0 = Instant::now();
+        let mv = post(&p.addr, "p", &format!("(play line {last})"), t).unwrap();
+        let took = t0.elapsed().as_secs_f64();
+        assert!(mv == "(go 1)" || mv == "(go 2)", "{mv}");
+        assert!(took < clock, "play took {took:.3} s of {clock:.3}");
+        last = format!("({mv})");
+    }
+    let stats = p.player.stats();
+    eprintln!("{stats:?}");
+    assert_eq!(
+        stats.searched + stats.stopped_early + stats.fallbacks,
+        plays
+    );
+    assert_eq!(stats.searched, 0, "{stats:?}");
+    assert!(stats.stopped_early >= plays - 1, "{stats:?}");
+    assert_eq!(post(&p.addr, "p", "(abort line)", t).unwrap(), "aborted");
 }

@@ -108,12 +108,13 @@ fn full_match_between_two_yomi_players_over_http() {
         )
     );
     std::fs::remove_dir_all(&dir).ok();
-    // The moves came from the searches, not from the fallback (a loaded machine may make
-    // a search late now and then).
+    // The moves came from the searches (complete, or stopped at the deadline with their
+    // best move so far), not from the fallback (a loaded machine may leave a search
+    // without a move now and then).
     for stats in [stats_a, stats_b] {
         let s = stats.stats();
         assert_eq!(s.matches, 2);
-        assert!(s.searched > 2 * s.fallbacks, "{s:?}");
+        assert!(s.searched + s.stopped_early > 2 * s.fallbacks, "{s:?}");
     }
     stop_a();
     stop_b();

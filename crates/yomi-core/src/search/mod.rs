@@ -1,11 +1,13 @@
 //! Game-independent search: [`mcts`] (one Monte Carlo tree search with plug-in points),
 //! [`flatmc`] (flat Monte Carlo) and [`alphabeta`] (negamax with a transposition table and
-//! iterative deepening), plus the pieces they share: evaluators and budgets.
+//! iterative deepening), plus the pieces they share: evaluators, budgets and the
+//! [`StopSignal`] that ends a search early from another thread.
 
 pub mod alphabeta;
 pub mod flatmc;
 pub mod mcts;
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -104,5 +106,34 @@ impl Budget {
     /// The point in time at which a search started now must stop, if timed.
     pub fn deadline(&self, start: Instant) -> Option<Instant> {
         self.time.map(|t| start + t)
+    }
+}
+
+/// Asks a running search, from another thread, to stop at once and answer with what it has
+/// found so far: a player whose reply deadline comes before the search's own budget ran out
+/// (the budget is measured on the wall clock, so a starved thread may have done little of
+/// it) raises the signal and takes the best move so far instead of none.
+///
+/// Clones share one flag. Raising it is permanent: use a fresh signal for each search.
+/// Searches read it with one relaxed atomic load per iteration (no lock, no allocation),
+/// so a stopped search returns within one iteration of the signal, once its thread runs.
+#[derive(Clone, Debug, Default)]
+pub struct StopSignal(Arc<AtomicBool>);
+
+impl StopSignal {
+    /// A signal not raised yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Raises the signal: every search watching it stops after its current iteration.
+    pub fn stop(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the signal was raised.
+    #[inline]
+    pub fn is_stopped(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
     }
 }

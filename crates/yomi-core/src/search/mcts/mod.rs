@@ -31,6 +31,14 @@
 //! summed by move. It needs no locks or atomics, so one thread runs at full speed and two
 //! threads double the iteration rate; the price is some duplicated work near the root.
 //!
+//! # Stopping from outside
+//! [`Mcts::search_for_until`] also watches a [`StopSignal`]: every worker reads it before
+//! each iteration (one relaxed atomic load) and returns when it is raised, and the result
+//! holds the root statistics as they are then ([`SearchResult::stopped`]). The trees and the
+//! plug-ins' state (adaptive playout statistics included) are kept as after any search.
+//! [`MctsAgent`] answers [`crate::Agent::select_move_until`] with it, for callers whose
+//! deadline comes before the search's own budget has run out.
+//!
 //! # Hidden information
 //! For games with [`Information::Imperfect`] each search samples `determinizations` states
 //! consistent with the searching player's observation ([`Game::determinize`]), searches each
@@ -78,6 +86,7 @@ use crate::agent::Played;
 use crate::game::{Game, Information, Turn};
 use crate::player::{Player, Rewards, MAX_PLAYERS};
 use crate::rng::{derive_seed, Rng};
+use crate::search::StopSignal;
 use tree::{
     AmafStat, Edge, EdgeExtra, Node, SimNode, Tree, NONE, SIMULTANEOUS, TERMINAL, UNEXPANDED,
 };
@@ -187,6 +196,20 @@ where
         max_iterations: u64,
         deadline: Option<Instant>,
     ) -> u64 {
+        self.run_until(game, root, max_iterations, deadline, None).0
+    }
+
+    /// As [`Worker::run`], and also stops as soon as `stop` is raised (read before every
+    /// iteration). Returns the iterations run and whether the signal ended the run; the
+    /// tree keeps what those iterations found, as after any run.
+    pub fn run_until(
+        &mut self,
+        game: &G,
+        root: &G::State,
+        max_iterations: u64,
+        deadline: Option<Instant>,
+        stop: Option<&StopSignal>,
+    ) -> (u64, bool) {
         self.prepare(game, root);
         self.leaf.begin_search(game, root);
         if let Some(noise) = self.params.root_noise {
@@ -196,6 +219,11 @@ where
         }
         let mut done = 0u64;
         while done < max_iterations {
+            // One relaxed load: cheap enough for every iteration, so that a stop is obeyed
+            // within one iteration even in games whose playouts take milliseconds.
+            if stop.is_some_and(StopSignal::is_stopped) {
+                return (done, true);
+            }
             // Checking the clock costs about as much as a short playout: do it every 64.
             if done % 64 == 0 {
                 if let Some(d) = deadline {
@@ -207,7 +235,7 @@ where
             self.iterate(game, root);
             done += 1;
         }
-        done
+        (done, false)
     }
 
     /// The root statistics of `player`'s moves.
@@ -924,6 +952,21 @@ where
         state: &G::State,
         player: Player,
     ) -> SearchResult<G::Move> {
+        self.search_for_until(game, state, player, None)
+    }
+
+    /// As [`Mcts::search_for`], and every worker also stops as soon as `stop` is raised
+    /// (from another thread), within one iteration: the result then holds the root
+    /// statistics as they were ([`SearchResult::stopped`]), possibly without any visit
+    /// when the signal came before the first iteration. Remaining determinizations are
+    /// skipped. A signal never raised changes nothing: the same seed gives the same search.
+    pub fn search_for_until(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        player: Player,
+        stop: Option<&StopSignal>,
+    ) -> SearchResult<G::Move> {
         let start = Instant::now();
         let budget = self.params.budget;
         let total_iters = budget.iterations.unwrap_or(u64::MAX);
@@ -945,10 +988,14 @@ where
         let det_seeds: Vec<u64> = (0..jobs).map(|_| self.rng.next_u64()).collect();
         let time_share = budget.time.map(|t| t / jobs.div_ceil(threads) as u32);
 
-        let run_worker = |w: &mut Worker<G, S, L, X>, t: usize| -> (Vec<RootChild<G::Move>>, u64) {
+        let run_worker = |w: &mut Worker<G, S, L, X>, t: usize| -> WorkerOutput<G::Move> {
             let mut merged: Vec<RootChild<G::Move>> = Vec::new();
             let mut iters = 0;
+            let mut stopped = false;
             for (slot, j) in (t..jobs).step_by(threads).enumerate() {
+                if stopped {
+                    break;
+                }
                 let job_deadline = match (deadline, time_share) {
                     (Some(d), Some(share)) => Some((start + share * (slot as u32 + 1)).min(d)),
                     (d, _) => d,
@@ -958,16 +1005,18 @@ where
                     let mut det_rng = Rng::seed_from_u64(det_seeds[j]);
                     let det = game.determinize(state, player, &mut det_rng);
                     w.reset();
-                    iters += w.run(game, &det, remaining, job_deadline);
+                    let (n, s) = w.run_until(game, &det, remaining, job_deadline, stop);
+                    (iters, stopped) = (iters + n, s);
                 } else {
-                    iters += w.run(game, state, remaining, job_deadline);
+                    let (n, s) = w.run_until(game, state, remaining, job_deadline, stop);
+                    (iters, stopped) = (iters + n, s);
                 }
                 merge_children(&mut merged, w.root_children(player));
             }
-            (merged, iters)
+            (merged, iters, stopped)
         };
 
-        let outputs: Vec<(Vec<RootChild<G::Move>>, u64)> = if threads == 1 {
+        let outputs: Vec<WorkerOutput<G::Move>> = if threads == 1 {
             vec![run_worker(&mut self.workers[0], 0)]
         } else {
             std::thread::scope(|scope| {
@@ -988,15 +1037,18 @@ where
         };
         let mut children = Vec::new();
         let mut iterations = 0;
-        for (c, i) in outputs {
+        let mut stopped = false;
+        for (c, i, s) in outputs {
             merge_children(&mut children, c);
             iterations += i;
+            stopped |= s;
         }
         SearchResult {
             children,
             iterations,
             elapsed: start.elapsed(),
             nodes: self.workers.iter().map(|w| w.nodes()).sum(),
+            stopped,
         }
     }
 
@@ -1036,6 +1088,10 @@ where
         }
     }
 }
+
+/// What one worker of a search hands back: its root statistics (summed over its
+/// determinizations), its iterations, and whether a stop signal ended it.
+type WorkerOutput<M> = (Vec<RootChild<M>>, u64, bool);
 
 /// Adds `from`'s statistics into `into`, matching moves.
 fn merge_children<M: Copy + PartialEq>(into: &mut Vec<RootChild<M>>, from: Vec<RootChild<M>>) {
@@ -1091,4 +1147,96 @@ where
 fn _assert_node_size() {
     // Keep nodes small: they are scanned on every iteration.
     const _: () = assert!(std::mem::size_of::<Node>() <= 24);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Budget;
+    use crate::testing::Nim;
+    use std::time::Duration;
+
+    fn endless(threads: usize) -> Mcts<Nim> {
+        let params = MctsParams {
+            // Far beyond what the test waits for; the time limit only turns a stop
+            // that is not obeyed into a failure instead of a hang.
+            budget: Budget {
+                iterations: Some(1_000_000_000_000),
+                time: Some(Duration::from_secs(30)),
+            },
+            threads,
+            ..MctsParams::default()
+        };
+        Mcts::uct(params, 5)
+    }
+
+    #[test]
+    fn a_search_stopped_from_another_thread_returns_promptly_with_its_statistics() {
+        let game = Nim::new(40);
+        let state = game.initial_state();
+        for threads in [1, 2] {
+            let mut mcts = endless(threads);
+            let stop = StopSignal::new();
+            let (result, stopped_at) = std::thread::scope(|scope| {
+                let stopper = stop.clone();
+                let raised = scope.spawn(move || {
+                    std::thread::sleep(Duration::from_millis(50));
+                    stopper.stop();
+                    Instant::now()
+                });
+                let result = mcts.search_for_until(&game, &state, Player(0), Some(&stop));
+                (result, raised.join().unwrap())
+            });
+            let returned = Instant::now();
+            assert!(result.stopped, "{threads} thread(s)");
+            // Within one iteration of the signal (a Nim playout takes microseconds); the
+            // bound only absorbs scheduling on a busy machine.
+            let lag = returned.saturating_duration_since(stopped_at);
+            assert!(lag < Duration::from_secs(1), "{threads} thread(s): {lag:?}");
+            // Every iteration visits one root move: the statistics are the trees' as they
+            // were when the signal came.
+            assert!(result.iterations > 0);
+            assert_eq!(result.root_visits(), result.iterations);
+            mcts.check_trees().unwrap();
+            let most = result.children.iter().map(|c| c.visits).max().unwrap();
+            let chosen = mcts.choose(&result).unwrap();
+            let chosen_visits = result.children.iter().find(|c| c.mv == chosen).unwrap();
+            assert_eq!(chosen_visits.visits, most);
+        }
+    }
+
+    #[test]
+    fn a_signal_never_raised_changes_nothing() {
+        let game = Nim::new(15);
+        let state = game.initial_state();
+        for threads in [1, 2] {
+            let params = MctsParams {
+                budget: Budget::iterations(3000),
+                threads,
+                ..MctsParams::default()
+            };
+            let mut plain = Mcts::uct(params.clone(), 9);
+            let mut watched = Mcts::uct(params, 9);
+            let stop = StopSignal::new();
+            for _ in 0..2 {
+                let a = plain.search_for(&game, &state, Player(0));
+                let b = watched.search_for_until(&game, &state, Player(0), Some(&stop));
+                assert!(!b.stopped);
+                assert_eq!(a.iterations, 3000);
+                assert_eq!(a.children, b.children, "{threads} thread(s)");
+                assert_eq!(plain.choose(&a), watched.choose(&b));
+            }
+        }
+    }
+
+    #[test]
+    fn a_signal_raised_before_the_search_leaves_the_root_unvisited() {
+        let game = Nim::new(15);
+        let mut mcts = endless(1);
+        let stop = StopSignal::new();
+        stop.stop();
+        let result = mcts.search_for_until(&game, &game.initial_state(), Player(0), Some(&stop));
+        assert!(result.stopped);
+        assert_eq!((result.iterations, result.root_visits()), (0, 0));
+    }
 }

@@ -41,6 +41,9 @@ pub struct SearchResult<M> {
     pub elapsed: Duration,
     /// Nodes in the trees at the end, over all workers.
     pub nodes: usize,
+    /// A [`crate::search::StopSignal`] ended the search before its budget did: the
+    /// statistics are those of the trees at that moment (maybe without any visit).
+    pub stopped: bool,
 }
 
 impl<M: Copy> SearchResult<M> {
@@ -50,6 +53,11 @@ impl<M: Copy> SearchResult<M> {
         let v: u64 = self.children.iter().map(|c| c.visits).sum();
         let t: f64 = self.children.iter().map(|c| c.total).sum();
         (v > 0).then(|| t / v as f64)
+    }
+
+    /// Visits over all root moves (0 when a search was stopped before its first iteration).
+    pub fn root_visits(&self) -> u64 {
+        self.children.iter().map(|c| c.visits).sum()
     }
 
     /// Iterations per second.
@@ -118,6 +126,7 @@ mod tests {
             iterations: 100,
             elapsed: Duration::from_millis(1),
             nodes: 1,
+            stopped: false,
         }
     }
 
