@@ -55,7 +55,7 @@ pub enum YoseCommand {
     Verify(VerifyArgs),
     /// Score GTP engines on a suite: correct rates on A and B problems over R runs.
     #[command(
-        after_help = "Examples:\n  yomi go yose score --suite crates/yomi-go/data/yose --runs 5 \\\n    --engine 'yomi go gtp --agent diffmcts:iters=3000 --seed {seed}' \\\n    --engine '/usr/games/gnugo --mode gtp --level 10 --chinese-rules' --out answers.jsonl\n\n`{seed}` in an engine's command line is replaced by the run number + 1; each run\nstarts the engine afresh. Answers are appended to --out as they come and a rerun skips\nthose already there."
+        after_help = "Examples:\n  yomi go yose score --suite crates/yomi-go/data/yose --runs 5 \\\n    --engine 'yomi go gtp --agent diffmcts:iters=3000 --seed {seed}' \\\n    --engine '/usr/games/gnugo --mode gtp --level 10 --chinese-rules' --out answers.jsonl\n\n`{seed}` in an engine's command line is replaced by the run number + 1; each run\nstarts the engine afresh. Answers are appended to --out as they come and a rerun skips\nthose already there; a rerun with another --timeout, or with another command line under\na label already in the file, is refused, and so is a second run on the file."
     )]
     Score(ScoreArgs),
 }
@@ -78,7 +78,7 @@ pub struct ScoreArgs {
     /// Seconds an engine may take for one genmove.
     #[arg(long, default_value_t = 120)]
     pub timeout: u64,
-    /// The answers file (JSON lines, appended; resumed).
+    /// The answers journal (a settings header, then one JSON answer a line; resumed).
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
     /// Also write the table (and the paper's table) as Markdown to this file.
