@@ -13,6 +13,9 @@
 //!   the file with other settings is refused with [`JournalError::Settings`] naming the
 //!   first difference, so two configurations never mix in one file. Journals whose entries
 //!   carry their own settings (game records) open without a header and check each entry.
+//!   Files written before their job had a header are read through [`Legacy`]
+//!   ([`Journal::open_with`]): refused (the default), accepted without one, or read with
+//!   an older header line that the caller translates into settings.
 //! - **Finished keys skipped.** Each entry has a key ([`JournalEntry::key`]). An entry
 //!   whose key is already recorded is not written again ([`Journal::add`] returns
 //!   `false`); two different entries under one key in a file are refused
@@ -358,6 +361,34 @@ pub fn no_check<E>(_line: usize, _entry: &E) -> Result<(), JournalError> {
     Ok(())
 }
 
+/// What [`Journal::open_with`] does with a non-empty file whose first line is not a settings
+/// header although the run has settings: a file its job wrote before it kept its settings
+/// in a journal header.
+#[derive(Clone, Copy)]
+pub enum Legacy<'a> {
+    /// Refuse it with [`JournalError::Settings`] (what [`Journal::open`] does).
+    Refuse,
+    /// Accept a file of entries without any header: its settings were never recorded, so
+    /// they cannot be checked (the caller's `check` still sees every entry). Nothing is
+    /// prepended; the file stays header-less.
+    Headerless,
+    /// The file may start with a header line of an older format: the function returns the
+    /// settings that line records (compared with the run's as a journal header's are), or
+    /// `None` when the line is no such header (then the file is refused). The old line
+    /// stays the file's first.
+    Header(&'a dyn Fn(&str) -> Option<Value>),
+}
+
+impl Debug for Legacy<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Legacy::Refuse => "Refuse",
+            Legacy::Headerless => "Headerless",
+            Legacy::Header(_) => "Header(..)",
+        })
+    }
+}
+
 /// A typed journal: the entries recorded so far, by key, and the file they go to (see the
 /// [module documentation](self)). Holds the file's lock until dropped.
 #[derive(Debug)]
@@ -366,6 +397,7 @@ pub struct Journal<E: JournalEntry> {
     done: BTreeMap<E::Key, E>,
     resumed: usize,
     duplicates: usize,
+    legacy: bool,
 }
 
 impl<E: JournalEntry> Journal<E> {
@@ -376,6 +408,7 @@ impl<E: JournalEntry> Journal<E> {
             done: BTreeMap::new(),
             resumed: 0,
             duplicates: 0,
+            legacy: false,
         }
     }
 
@@ -396,6 +429,22 @@ impl<E: JournalEntry> Journal<E> {
     pub fn open<X: From<JournalError>>(
         path: &Path,
         settings: Option<&Value>,
+        check: impl FnMut(usize, &E) -> Result<(), X>,
+    ) -> Result<Self, X> {
+        Self::open_with(path, settings, Legacy::Refuse, check)
+    }
+
+    /// [`Journal::open`], reading a file written before its job had a settings header as
+    /// `legacy` says ([`Journal::legacy`] tells whether it was one).
+    ///
+    /// # Errors
+    /// As [`Journal::open`]; a legacy file is refused with [`JournalError::Settings`] when
+    /// `legacy` is [`Legacy::Refuse`], or its old header is not one or records other
+    /// settings.
+    pub fn open_with<X: From<JournalError>>(
+        path: &Path,
+        settings: Option<&Value>,
+        legacy: Legacy<'_>,
         mut check: impl FnMut(usize, &E) -> Result<(), X>,
     ) -> Result<Self, X> {
         let file = JournalFile::lock(path)?;
@@ -406,6 +455,7 @@ impl<E: JournalEntry> Journal<E> {
             path: path.to_path_buf(),
             detail,
         };
+        let mut was_legacy = false;
         match (settings, header) {
             (Some(here), Some(found)) => {
                 if *here != found {
@@ -413,13 +463,29 @@ impl<E: JournalEntry> Journal<E> {
                 }
                 body = &body[1..];
             }
-            (Some(_), None) if !body.is_empty() => {
-                return Err(settings_error(
-                    "its first line is not a settings header (written by another program or \
-                     an older version)"
-                        .into(),
-                )
-                .into())
+            (Some(here), None) if !body.is_empty() => {
+                let old_header = match legacy {
+                    Legacy::Header(settings_of) => settings_of(&body[0].1),
+                    Legacy::Refuse | Legacy::Headerless => None,
+                };
+                match (legacy, old_header) {
+                    (_, Some(found)) => {
+                        if *here != found {
+                            return Err(settings_error(first_difference(here, &found, "")).into());
+                        }
+                        body = &body[1..];
+                    }
+                    (Legacy::Headerless, None) => {}
+                    _ => {
+                        return Err(settings_error(
+                            "its first line is not a settings header (written by another \
+                             program or an older version)"
+                                .into(),
+                        )
+                        .into())
+                    }
+                }
+                was_legacy = true;
             }
             (Some(_), None) => {}
             (None, Some(_)) => {
@@ -463,7 +529,14 @@ impl<E: JournalEntry> Journal<E> {
             resumed: done.len(),
             done,
             duplicates,
+            legacy: was_legacy,
         })
+    }
+
+    /// Whether the file was opened as a legacy file (see [`Legacy`]): one without a header,
+    /// or with an older one.
+    pub fn legacy(&self) -> bool {
+        self.legacy
     }
 
     /// The file, when the journal has one.
@@ -641,6 +714,81 @@ mod tests {
             open(&bare, &json!({})).unwrap_err(),
             JournalError::Settings { .. }
         ));
+    }
+
+    #[test]
+    fn legacy_files_are_refused_accepted_or_read_with_their_old_header() {
+        let dir = tempfile::tempdir().unwrap();
+        let line = |w: &Work| serde_json::to_string(w).unwrap();
+        let s = json!({"n": 1});
+        // Entries without any header: refused by default, accepted as header-less.
+        let bare = dir.path().join("bare.jsonl");
+        fs::write(&bare, format!("{}\n", line(&work(1)))).unwrap();
+        assert!(matches!(
+            open(&bare, &s).unwrap_err(),
+            JournalError::Settings { .. }
+        ));
+        let mut j = Journal::<Work>::open_with::<JournalError>(
+            &bare,
+            Some(&s),
+            Legacy::Headerless,
+            no_check,
+        )
+        .unwrap();
+        assert!(j.legacy() && j.contains(&1));
+        j.add(work(2)).unwrap();
+        drop(j);
+        assert_eq!(
+            fs::read_to_string(&bare).unwrap(),
+            format!("{}\n{}\n", line(&work(1)), line(&work(2)))
+        );
+        // An older header line, translated into settings and checked.
+        let old = dir.path().join("old.jsonl");
+        fs::write(&old, format!("{{\"old_header\":1}}\n{}\n", line(&work(1)))).unwrap();
+        let settings_of = |l: &str| {
+            let v: Value = serde_json::from_str(l).ok()?;
+            Some(json!({"n": v.get("old_header")?.clone()}))
+        };
+        let j = Journal::<Work>::open_with::<JournalError>(
+            &old,
+            Some(&s),
+            Legacy::Header(&settings_of),
+            no_check,
+        )
+        .unwrap();
+        assert!(j.legacy() && j.contains(&1) && j.len() == 1);
+        drop(j);
+        let err = Journal::<Work>::open_with::<JournalError>(
+            &old,
+            Some(&json!({"n": 2})),
+            Legacy::Header(&settings_of),
+            no_check,
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string().contains("n: 2 here, 1 in the file"),
+            "{err}"
+        );
+        // A first line that is no old header either is refused.
+        let err = Journal::<Work>::open_with::<JournalError>(
+            &bare,
+            Some(&s),
+            Legacy::Header(&settings_of),
+            no_check,
+        )
+        .unwrap_err();
+        assert!(matches!(err, JournalError::Settings { .. }), "{err}");
+        // A journal with its own header is not legacy.
+        let new = dir.path().join("new.jsonl");
+        drop(open(&new, &s).unwrap());
+        let j = Journal::<Work>::open_with::<JournalError>(
+            &new,
+            Some(&s),
+            Legacy::Headerless,
+            no_check,
+        )
+        .unwrap();
+        assert!(!j.legacy());
     }
 
     #[test]

@@ -15,13 +15,24 @@
 //! take as long as the start clock or the play clock, whichever is longer (real players
 //! save or learn then; ggp-base's server ignores the reply): a late or failed one is a
 //! warning in the record, not an error.
+//!
+//! [`run_matches`] keeps its records in a [`yomi_core::journal`]: a settings header
+//! ([`SeriesSettings`]: game, players, clocks, seed, step limit), then one record a line
+//! keyed by match id, each appended and flushed as its match ends. A rerun with the same
+//! settings plays only the matches missing from the file (each match's substitute moves
+//! come from its own seed, so a resumed series plays as an uninterrupted one would); other
+//! settings, and a second host on the same file, are refused; a torn last line is cut.
+//! A failed match's record stays in the file but does not count as played: a rerun plays
+//! that match again. Files of older versions (records without a header) are refused:
+//! give such a series another `--out` file.
 
-use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
+use yomi_core::journal::{no_check, Journal, JournalEntry, JournalError};
 use yomi_core::progress::{Display, Progress};
+use yomi_core::rng::derive_seed;
 use yomi_core::{Game, Player, Rng};
 
 use crate::game::GdlGame;
@@ -122,6 +133,37 @@ pub struct MatchRecord {
     pub started_unix: f64,
     /// Seconds the whole match took.
     pub seconds: f64,
+}
+
+impl JournalEntry for MatchRecord {
+    /// The match id, and whether the match failed (a failed attempt does not stand for
+    /// the match: a later attempt that is played is recorded beside it).
+    type Key = (String, bool);
+
+    fn key(&self) -> Self::Key {
+        (self.match_id.clone(), self.failed.is_some())
+    }
+}
+
+/// What decides a series of matches: the records journal's settings header.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeriesSettings {
+    /// The version of the records format.
+    pub ggp_host: u32,
+    /// The game's name.
+    pub game: String,
+    /// The players, in the order given (match k rotates them by k).
+    pub players: Vec<String>,
+    /// Start clock, seconds.
+    pub start_clock: f64,
+    /// Play clock, seconds.
+    pub play_clock: f64,
+    /// The network grace, seconds.
+    pub grace_seconds: f64,
+    /// Seed of the substitute random moves.
+    pub seed: u64,
+    /// The step limit.
+    pub max_steps: usize,
 }
 
 /// The outcome of one request: the reply, or the error kind and detail.
@@ -400,6 +442,10 @@ pub enum HostError {
         /// Why.
         reason: String,
     },
+    /// The records journal could not be opened or written, is held by another host, or
+    /// holds a series of other settings.
+    #[error(transparent)]
+    Journal(#[from] JournalError),
     /// The records file could not be written.
     #[error("writing {path}: {reason}")]
     Io {
@@ -410,14 +456,17 @@ pub enum HostError {
     },
 }
 
-/// Runs `matches` matches, rotating the players over the roles (match k gives role r to
-/// `players[(r + k) % n]`), and appends each record to `out` as one JSON line as soon as
-/// the match ends (an interrupted series keeps every finished match). Progress goes to
-/// stderr when `progress` (a bar on a terminal, see [`yomi_core::progress`]). A failed match ([`MatchRecord::failed`]) is written and ends
-/// the series.
+/// Runs matches `0..matches` not yet played in the journal at `out` (see the [module
+/// documentation](self)), rotating the players over the roles (match k gives role r to
+/// `players[(r + k) % n]`, its substitute moves come from `derive_seed(seed, k)`), and
+/// appends each record as soon as the match ends. Progress goes to stderr when `progress`
+/// (a bar on a terminal, see [`yomi_core::progress`]). A failed match
+/// ([`MatchRecord::failed`]) is written and ends the series. Returns the played records of
+/// matches `0..matches`, this run's and earlier ones, in match order.
 ///
 /// # Errors
-/// [`HostError`] for a wrong number of players, an unwritable file, or a failed match.
+/// [`HostError`] for a wrong number of players, a clock out of range, a journal that is
+/// locked, unwritable or of other settings ([`HostError::Journal`]), or a failed match.
 pub fn run_matches(
     game: &GdlGame,
     players: &[String],
@@ -441,40 +490,51 @@ pub fn run_matches(
             players: players.len(),
         });
     }
-    let io = |e: std::io::Error| HostError::Io {
+    let name = game.facts().name;
+    let settings = SeriesSettings {
+        ggp_host: 1,
+        game: name.clone(),
+        players: players.to_vec(),
+        start_clock: config.start_clock,
+        play_clock: config.play_clock,
+        grace_seconds: config.grace.as_secs_f64(),
+        seed: config.seed,
+        max_steps: config.max_steps,
+    };
+    let settings = serde_json::to_value(&settings).map_err(|e| HostError::Io {
         path: out.display().to_string(),
         reason: e.to_string(),
+    })?;
+    let mut journal = Journal::<MatchRecord>::open::<JournalError>(out, Some(&settings), no_check)?;
+    let id_of = |k: usize| {
+        format!(
+            "yomi.{}.{}.{k}",
+            name.trim_start_matches("ggp:"),
+            config.seed
+        )
     };
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(out)
-        .map_err(io)?;
-    let mut rng = Rng::seed_from_u64(config.seed);
-    let mut records = Vec::new();
+    let played = |j: &Journal<MatchRecord>, k: usize| j.get(&(id_of(k), false)).cloned();
+    let done_before = (0..matches)
+        .filter(|&k| played(&journal, k).is_some())
+        .count();
     let bar = Progress::new(
         "hosting",
         "matches",
         matches as u64,
-        0,
+        done_before as u64,
         Display::for_stderr(!progress),
     );
     for k in 0..matches {
+        if played(&journal, k).is_some() {
+            continue;
+        }
         let order: Vec<String> = (0..roles)
             .map(|r| players[(r + k) % roles].clone())
             .collect();
-        let id = format!(
-            "yomi.{}.{}.{k}",
-            game.facts().name.trim_start_matches("ggp:"),
-            config.seed
-        );
+        let id = id_of(k);
+        let mut rng = Rng::seed_from_u64(derive_seed(config.seed, k as u64));
         let rec = run_match(game, &id, &order, config, &mut rng);
-        let line = serde_json::to_string(&rec).map_err(|e| HostError::Io {
-            path: out.display().to_string(),
-            reason: e.to_string(),
-        })?;
-        writeln!(file, "{line}").map_err(io)?;
-        file.flush().map_err(io)?;
+        journal.add(rec.clone())?;
         let goals: Vec<String> = rec
             .roles
             .iter()
@@ -498,8 +558,7 @@ pub fn run_matches(
                 reason: reason.clone(),
             });
         }
-        records.push(rec);
     }
     bar.finish();
-    Ok(records)
+    Ok((0..matches).filter_map(|k| played(&journal, k)).collect())
 }

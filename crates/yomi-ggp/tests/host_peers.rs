@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use yomi_core::journal::{JournalError, JournalFile};
 use yomi_core::Rng;
 use yomi_ggp::host::{run_match, run_matches, HostConfig, HostError};
 use yomi_ggp::GdlGame;
@@ -230,10 +231,12 @@ fn player_that_never_answers_start_fails_the_match() {
         }
         other => panic!("expected a failed match, got {other:?}"),
     }
-    // The record says so, with no substituted moves, and the series stopped there.
+    // The record (after the settings header) says so, with no substituted moves, and the
+    // series stopped there.
     let text = std::fs::read_to_string(&out).unwrap();
-    assert_eq!(text.lines().count(), 1);
-    let rec: yomi_ggp::host::MatchRecord = serde_json::from_str(text.trim()).unwrap();
+    assert_eq!(text.lines().count(), 2, "{text}");
+    let rec: yomi_ggp::host::MatchRecord =
+        serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
     assert!(
         rec.failed.is_some() && !rec.finished && rec.moves.is_empty(),
         "{rec:?}"
@@ -242,6 +245,26 @@ fn player_that_never_answers_start_fails_the_match() {
     let seen = fine.seen.lock().unwrap().clone();
     assert!(seen.contains(&"abort".to_string()), "{seen:?}");
     assert!(!seen.contains(&"play".to_string()), "{seen:?}");
+    // A failed match is not a played one: a rerun tries it again (and the same failure is
+    // not written twice).
+    let r = run_matches(
+        &game,
+        &[fine.addr.clone(), silent.addr.clone()],
+        3,
+        &c,
+        &out,
+        false,
+    );
+    assert!(matches!(r, Err(HostError::MatchFailed { .. })), "{r:?}");
+    let starts = fine
+        .seen
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|m| *m == "start")
+        .count();
+    assert_eq!(starts, 2);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -265,4 +288,86 @@ fn host_refuses_clocks_out_of_range_with_a_clear_error() {
         );
     }
     let _ = std::fs::remove_file(&out);
+}
+
+#[test]
+fn a_series_resumes_with_the_missing_matches_only_and_refuses_other_settings() {
+    let game = GdlGame::from_kif("steps", STEPS).unwrap();
+    let (a, b) = (
+        stand_in(Behaviour::default()),
+        stand_in(Behaviour::default()),
+    );
+    let players = [a.addr.clone(), b.addr.clone()];
+    let starts = || {
+        a.seen
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|m| *m == "start")
+            .count()
+    };
+    let dir = std::env::temp_dir().join(format!("yomi-ggp-series-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("series.jsonl");
+    let _ = std::fs::remove_file(&out);
+    let c = config();
+    let first = run_matches(&game, &players, 3, &c, &out, false).unwrap();
+    assert_eq!((first.len(), starts()), (3, 3));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "a header and three records: {text}");
+    assert!(lines[0].starts_with("{\"yomi_journal\":"), "{}", lines[0]);
+    // As a kill leaves it: match 0 done, match 1 half written.
+    std::fs::write(
+        &out,
+        format!("{}\n{}\n{}", lines[0], lines[1], &lines[2][..30]),
+    )
+    .unwrap();
+    let resumed = run_matches(&game, &players, 3, &c, &out, false).unwrap();
+    assert_eq!(starts(), 5, "only matches 1 and 2 are played again");
+    assert_eq!(resumed[0], first[0], "match 0 is read back");
+    let ids: Vec<&str> = resumed.iter().map(|r| r.match_id.as_str()).collect();
+    assert_eq!(ids, ["yomi.steps.3.0", "yomi.steps.3.1", "yomi.steps.3.2"]);
+    let now = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        now.starts_with(&format!("{}\n{}\n", lines[0], lines[1])),
+        "{now}"
+    );
+    assert_eq!(now.lines().count(), 4, "the torn line is cut: {now}");
+    // Nothing is left to play; more matches extend the series.
+    run_matches(&game, &players, 3, &c, &out, false).unwrap();
+    assert_eq!(starts(), 5);
+    assert_eq!(
+        run_matches(&game, &players, 4, &c, &out, false)
+            .unwrap()
+            .len(),
+        4
+    );
+    assert_eq!(starts(), 6);
+    let before = std::fs::read(&out).unwrap();
+    // Other clocks, or another host holding the file, are refused; the file is untouched.
+    let other = HostConfig {
+        play_clock: 1.0,
+        ..config()
+    };
+    let err = run_matches(&game, &players, 4, &other, &out, false).unwrap_err();
+    assert!(
+        matches!(err, HostError::Journal(JournalError::Settings { .. })),
+        "{err}"
+    );
+    assert!(
+        err.to_string()
+            .contains("play_clock: 1.0 here, 0.5 in the file"),
+        "{err}"
+    );
+    let held = JournalFile::lock(&out).unwrap();
+    let err = run_matches(&game, &players, 5, &c, &out, false).unwrap_err();
+    assert!(
+        matches!(err, HostError::Journal(JournalError::Locked { .. })),
+        "{err}"
+    );
+    drop(held);
+    assert_eq!(std::fs::read(&out).unwrap(), before);
+    assert_eq!(starts(), 6);
+    std::fs::remove_dir_all(&dir).ok();
 }

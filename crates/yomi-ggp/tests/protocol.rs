@@ -82,11 +82,12 @@ fn full_match_between_two_yomi_players_over_http() {
     // Roles rotate: match 2 swaps the players.
     assert_eq!(records[0].players, vec![a.clone(), b.clone()]);
     assert_eq!(records[1].players, vec![b, a]);
-    // One JSON record a line, appended.
+    // The series' settings header, then one JSON record a line.
     let text = std::fs::read_to_string(&out).unwrap();
-    assert_eq!(text.lines().count(), 2);
+    assert_eq!(text.lines().count(), 3);
+    assert!(text.starts_with("{\"yomi_journal\":"), "{text}");
     let back: yomi_ggp::host::MatchRecord =
-        serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
     // (Timings are floats: JSON keeps them to about 15 digits, so compare the rest.)
     let first = &records[0];
     assert_eq!(

@@ -5,16 +5,30 @@
 //! one of the problem's proven correct moves (a pass, a resignation or any other point is
 //! wrong).
 //!
-//! Answers are appended to a JSON-lines file as they come, one [`Answer`] a line, so an
-//! interrupted run resumes where it stopped; [`table`] turns the answers into the
-//! correct-rate table (A and B rates with Wilson 95 % intervals, and every problem's rate).
+//! [`score_suite`] runs the whole job: every engine, every run, every problem. Its answers go
+//! to a [`yomi_core::journal`] as they come, one [`Answer`] a line keyed by (engine label,
+//! problem, run), so an interrupted run resumes where it stopped, a second run on the same
+//! file is refused while the first holds it, and a torn last line is cut. The journal's
+//! settings header holds what decides every answer besides the engine: the `genmove` time
+//! limit ([`ScoreSettings`]); each answer carries its engine's command line, so an answer
+//! file is refused when it holds answers under a label of this run that another command
+//! line gave. Answer files written before the header existed (entries only) are resumed as
+//! they are: their time limit was never recorded and is not checked
+//! ([`yomi_core::journal::Legacy::Headerless`]).
+//!
+//! [`table`] turns the answers into the correct-rate table (A and B rates with Wilson 95 %
+//! intervals, and every problem's rate).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::path::Path;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
+use thiserror::Error;
 use yomi_core::arena::stats::wilson_interval;
+use yomi_core::journal::{Journal, JournalEntry, JournalError, Legacy};
+use yomi_core::progress::{Display, Progress};
 
 use crate::gtp_client::{GtpClient, GtpClientError};
 use crate::vertex::{Color, Vertex};
@@ -38,6 +52,230 @@ pub struct Answer {
     pub correct: bool,
     /// Seconds the `genmove` took.
     pub seconds: f64,
+    /// The engine's command line as given (before `{seed}` and `{run}` are replaced);
+    /// absent in answer files of older versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+}
+
+impl JournalEntry for Answer {
+    /// (engine label, problem, run).
+    type Key = (String, String, usize);
+
+    fn key(&self) -> Self::Key {
+        (self.engine.clone(), self.problem.clone(), self.run)
+    }
+}
+
+/// An engine to score: its label in the answers and the table, and its GTP command line
+/// (`{seed}` is replaced by the run number + 1, `{run}` by the run number).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScoredEngine {
+    /// The label.
+    pub label: String,
+    /// The command line.
+    pub command: String,
+}
+
+/// What decides an engine's answers besides the engine itself: the answer journal's
+/// settings header.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ScoreSettings {
+    /// The version of the answer format.
+    pub yose_score: u32,
+    /// Seconds an engine may take for one `genmove`.
+    pub genmove_seconds: f64,
+}
+
+impl ScoreSettings {
+    /// The settings of a job whose `genmove` limit is `limit`.
+    pub fn new(limit: Duration) -> Self {
+        ScoreSettings {
+            yose_score: 1,
+            genmove_seconds: limit.as_secs_f64(),
+        }
+    }
+}
+
+/// Why a scoring job could not run.
+#[derive(Debug, Error)]
+pub enum ScoreError {
+    /// The engines, labels or runs are not a job (no engine, no run, a label twice).
+    #[error("{0}")]
+    Config(String),
+    /// The answer journal could not be opened or written, or holds answers of another
+    /// configuration.
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+    /// An engine could not be started.
+    #[error("engine {label:?}: {source}")]
+    Engine {
+        /// The engine's label.
+        label: String,
+        /// Why it did not start.
+        #[source]
+        source: GtpClientError,
+    },
+}
+
+/// Asks every engine of `engines` every problem of `suite` in `runs` runs, each run
+/// starting the engine afresh (and again after an exchange fails, which is recorded as a
+/// wrong `error: ...` answer). With `journal`, answers already there are not asked again
+/// and each new one is appended as it comes (see the [module documentation](self)).
+/// Progress and every answer are shown as `display` says. Returns this job's answers
+/// (those of other engines, problems or runs in the journal are left out).
+///
+/// # Errors
+/// [`ScoreError::Config`] for no engine, no run or a label given twice;
+/// [`ScoreError::Journal`] for a journal that is locked, unreadable, of another time limit,
+/// or holds answers of a label of this run given by another command line or of a problem
+/// of another kind; [`ScoreError::Engine`] when an engine does not start.
+pub fn score_suite(
+    suite: &[Problem],
+    engines: &[ScoredEngine],
+    runs: usize,
+    limit: Duration,
+    journal: Option<&Path>,
+    display: Display,
+) -> Result<Vec<Answer>, ScoreError> {
+    if engines.is_empty() || runs == 0 {
+        return Err(ScoreError::Config(format!(
+            "{} engines and {runs} runs: give at least one of each",
+            engines.len()
+        )));
+    }
+    for (i, e) in engines.iter().enumerate() {
+        if engines[..i].iter().any(|x| x.label == e.label) {
+            return Err(ScoreError::Config(format!(
+                "the label {:?} is given to two engines: give each engine its own",
+                e.label
+            )));
+        }
+    }
+    let settings = serde_json::to_value(ScoreSettings::new(limit))
+        .map_err(|e| ScoreError::Config(e.to_string()))?;
+    let check = |line: usize, a: &Answer| check_answer(journal, line, a, suite, engines);
+    let mut answers = match journal {
+        Some(path) => {
+            Journal::<Answer>::open_with(path, Some(&settings), Legacy::Headerless, check)?
+        }
+        None => Journal::in_memory(),
+    };
+    let is_ours = |a: &Answer| {
+        engines.iter().any(|e| e.label == a.engine)
+            && suite.iter().any(|p| p.name == a.problem)
+            && a.run < runs
+    };
+    let total = engines.len() * runs * suite.len();
+    let done_before = answers.entries().filter(|a| is_ours(a)).count();
+    let progress = Progress::new(
+        "yose score",
+        "answers",
+        total as u64,
+        done_before as u64,
+        display,
+    );
+    if answers.legacy() {
+        progress.println(&format!(
+            "{}: an answer file without a settings header (older version): its time limit \
+             was not recorded and is not checked",
+            journal.map_or(String::new(), |p| p.display().to_string())
+        ));
+    }
+    let mut done = done_before;
+    for engine in engines {
+        for run in 0..runs {
+            let command = engine
+                .command
+                .replace("{seed}", &(run + 1).to_string())
+                .replace("{run}", &run.to_string());
+            let mut client: Option<GtpClient> = None;
+            for p in suite {
+                if answers.contains(&(engine.label.clone(), p.name.clone(), run)) {
+                    continue;
+                }
+                let c = match client.as_mut() {
+                    Some(c) => c,
+                    None => client.insert(GtpClient::spawn(&command).map_err(|source| {
+                        ScoreError::Engine {
+                            label: engine.label.clone(),
+                            source,
+                        }
+                    })?),
+                };
+                let (answer, seconds) = match ask(c, p, limit) {
+                    Ok(x) => x,
+                    Err(e) => {
+                        // Start the engine afresh for the next problem.
+                        client = None;
+                        (format!("error: {e}"), 0.0)
+                    }
+                };
+                let x = Answer {
+                    engine: engine.label.clone(),
+                    problem: p.name.clone(),
+                    kind: p.kind.to_string(),
+                    run,
+                    correct: judge(p, &answer),
+                    answer,
+                    seconds,
+                    command: Some(engine.command.clone()),
+                };
+                done += 1;
+                progress.println(&format!(
+                    "[{done}/{total}] {} run {run} {}: {} ({}, {:.1}s)",
+                    x.engine,
+                    x.problem,
+                    x.answer,
+                    if x.correct { "correct" } else { "wrong" },
+                    x.seconds
+                ));
+                progress.inc(1);
+                answers.add(x)?;
+            }
+        }
+    }
+    progress.finish();
+    Ok(answers.into_entries().into_iter().filter(is_ours).collect())
+}
+
+/// Refuses an answer read back from the journal at `path` that is not this job's work under
+/// its key: given by another command line under one of this job's labels, or for a problem
+/// of the suite of another kind.
+fn check_answer(
+    path: Option<&Path>,
+    line: usize,
+    a: &Answer,
+    suite: &[Problem],
+    engines: &[ScoredEngine],
+) -> Result<(), JournalError> {
+    let conflict = |detail: String| JournalError::Conflict {
+        path: path.map(Path::to_path_buf).unwrap_or_default(),
+        line,
+        detail,
+    };
+    if let (Some(e), Some(command)) = (
+        engines.iter().find(|e| e.label == a.engine),
+        a.command.as_ref(),
+    ) {
+        if *command != e.command {
+            return Err(conflict(format!(
+                "engine {:?} answered with the command line {command:?}, and this run's \
+                 {:?} is {:?}: give this engine another label, or use another answer file",
+                a.engine, a.engine, e.command
+            )));
+        }
+    }
+    if let Some(p) = suite.iter().find(|p| p.name == a.problem) {
+        if a.kind != p.kind.to_string() {
+            return Err(conflict(format!(
+                "problem {} is a {} problem in the file and a {} problem in the suite: the \
+                 suite changed; use another answer file",
+                a.problem, a.kind, p.kind
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Sets `problem` up on the engine and asks for the mover's move; returns the answer text
@@ -76,41 +314,6 @@ pub fn judge(problem: &Problem, answer: &str) -> bool {
         Ok(v) => !v.is_pass() && problem.is_correct(v),
         Err(_) => false,
     }
-}
-
-/// Reads the answers of a JSON-lines file; a missing file has none. A last line cut short
-/// by an interruption is skipped.
-///
-/// # Errors
-/// I/O errors other than a missing file, and malformed lines other than the last.
-pub fn read_answers(path: &std::path::Path) -> std::io::Result<Vec<Answer>> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(e),
-    };
-    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    let mut out = Vec::with_capacity(lines.len());
-    for (i, l) in lines.iter().enumerate() {
-        match serde_json::from_str::<Answer>(l) {
-            Ok(a) => out.push(a),
-            Err(_) if i + 1 == lines.len() => {}
-            Err(e) => {
-                return Err(std::io::Error::new(
-                    std::io::ErrorKind::InvalidData,
-                    format!("{}: line {}: {e}", path.display(), i + 1),
-                ))
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// The answer as one JSON line (with the newline).
-pub fn answer_line(a: &Answer) -> String {
-    let mut s = serde_json::to_string(a).unwrap_or_default();
-    s.push('\n');
-    s
 }
 
 /// Correct answers and answers of one kind.

@@ -9,20 +9,25 @@
 //! one legal move teaches nothing). Repeated states are skipped, so the list of states
 //! depends only on the seed and the game.
 //!
-//! **The file** is JSONL: a header line ([`DataHeader`]) and then one [`Labelled`] line per
-//! state, appended and flushed as soon as its search ends. States are labelled in parallel
-//! (rayon), each search seeded by `derive_seed(seed ^ LABEL_SALT, index)`, so the labels do
-//! not depend on the thread count. Running again with the same settings resumes: finished
-//! states are kept, a partial last line is cut off, and only missing states are searched.
+//! **The file** is a [`yomi_core::journal`]: a settings header line holding the
+//! [`DataHeader`] (`{"yomi_journal":{"settings":{"yomi_learn_data":1,"game":…}}}`) and then
+//! one [`Labelled`] line per state keyed by its index, appended and flushed as soon as its
+//! search ends. States are labelled in parallel (rayon), each search seeded by
+//! `derive_seed(seed ^ LABEL_SALT, index)`, so the labels do not depend on the thread count.
+//! Running again with the same settings resumes: finished states are kept, a torn last line
+//! is cut off, and only missing states are searched; other settings, or a state that
+//! differs from this seed's stream, are refused, and so is a second run on the file while
+//! one holds it. Files of older versions, whose first line is the bare [`DataHeader`], are
+//! read and resumed as they are ([`yomi_core::journal::Legacy::Header`]).
 
 use std::collections::HashSet;
-use std::fs::OpenOptions;
-use std::io::Write;
 use std::path::Path;
 use std::sync::Mutex;
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use yomi_core::journal::{self, Journal, JournalEntry, Legacy};
 use yomi_core::progress::{Display, Progress};
 use yomi_core::rng::derive_seed;
 use yomi_core::search::mcts::{FinalMove, Mcts, MctsParams};
@@ -50,16 +55,6 @@ pub struct DataHeader {
     pub iterations: u64,
 }
 
-impl DataHeader {
-    /// `game ggp:ticTacToe, seed 7, 1000 UCT iterations a label` (for error messages).
-    fn describe(&self) -> String {
-        format!(
-            "game {}, seed {}, {} UCT iterations a label (format {})",
-            self.game, self.seed, self.iterations, self.yomi_learn_data
-        )
-    }
-}
-
 /// One labelled state.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -76,6 +71,30 @@ pub struct Labelled {
     pub value: f64,
     /// Legal moves in the state.
     pub legal: usize,
+}
+
+impl JournalEntry for Labelled {
+    /// The state's index.
+    type Key = usize;
+
+    fn key(&self) -> usize {
+        self.index
+    }
+
+    fn parse_line(line: &str) -> Result<Self, String> {
+        serde_json::from_str(line).map_err(|e| format!("not a labelled state: {e}"))
+    }
+}
+
+/// The data header recorded by a first line: a journal's settings header, or the bare
+/// header of older versions; `None` when the line is neither.
+fn header_of_line(line: &str) -> Option<DataHeader> {
+    let value: Value = serde_json::from_str(line).ok()?;
+    let settings = match value.get(journal::HEADER_KEY) {
+        Some(header) => header.get("settings")?.clone(),
+        None => value,
+    };
+    serde_json::from_value(settings).ok()
 }
 
 /// What to generate.
@@ -208,32 +227,30 @@ pub fn label<G: Game>(
     Some((best, value, result.children.len()))
 }
 
-/// Reads a data file: its header and its complete lines, sorted by index. A partial last
-/// line (an interrupted write) is ignored.
+/// Reads a data file (without locking it): its header and its complete lines, sorted by
+/// index. A torn last line (an interrupted write) is ignored.
 ///
 /// # Errors
 /// [`LearnError::Io`], or [`LearnError::BadFile`] naming the line that is not a header or
 /// a labelled state.
 pub fn read_data(path: &Path) -> Result<(DataHeader, Vec<Labelled>), LearnError> {
-    let text = std::fs::read_to_string(path).map_err(|e| LearnError::io(path, e))?;
-    let complete = match text.rfind('\n') {
-        Some(i) => &text[..=i],
-        None => "",
-    };
-    let mut lines = complete.lines().enumerate();
-    let header: DataHeader = match lines.next() {
-        Some((_, l)) => serde_json::from_str(l)
-            .map_err(|e| LearnError::bad(path, Some(1), format!("not a data header: {e}")))?,
+    let bytes = std::fs::read(path).map_err(|e| LearnError::io(path, e))?;
+    let lines = journal::complete_lines(path, &bytes)?;
+    let mut lines = lines.into_iter();
+    let header = match lines.next() {
+        Some((n, l)) => header_of_line(&l).ok_or_else(|| {
+            LearnError::bad(
+                path,
+                Some(n),
+                "not a data header (expected the settings of a yomi learn data file)",
+            )
+        })?,
         None => return Err(LearnError::bad(path, None, "empty data file")),
     };
     let mut out: Vec<Labelled> = Vec::new();
     for (n, l) in lines {
-        if l.trim().is_empty() {
-            continue;
-        }
-        let r: Labelled = serde_json::from_str(l).map_err(|e| {
-            LearnError::bad(path, Some(n + 1), format!("not a labelled state: {e}"))
-        })?;
+        let r =
+            Labelled::parse_line(&l).map_err(|reason| LearnError::bad(path, Some(n), reason))?;
         out.push(r);
     }
     out.sort_by_key(|r| r.index);
@@ -245,8 +262,9 @@ pub fn read_data(path: &Path) -> Result<(DataHeader, Vec<Labelled>), LearnError>
 /// by index. Progress goes to stderr unless `quiet`.
 ///
 /// # Errors
-/// [`LearnError::BadFile`] when an existing file was written for another game, seed or
-/// iteration count, or holds states that differ from this stream's; I/O errors;
+/// [`LearnError::Journal`] when an existing file was written for another game, seed or
+/// iteration count, another run is writing it, or it cannot be read or written;
+/// [`LearnError::BadFile`] when it holds states that differ from this stream's;
 /// [`LearnError::Config`] when there are not enough distinct states.
 pub fn generate<G: Game>(
     game: &G,
@@ -262,69 +280,37 @@ pub fn generate<G: Game>(
     };
     let states = random_states(game, cfg.states, cfg.seed)?;
     let texts: Vec<String> = states.iter().map(|s| game.format_state(s)).collect();
-    let mut done: Vec<Labelled> = Vec::new();
-    // A file without one complete line holds no finished work: a kill while the header was
-    // written left it empty or torn, and it is started afresh.
-    let started = match std::fs::read(path) {
-        Ok(bytes) => bytes.contains(&b'\n'),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => false,
-        Err(e) => return Err(LearnError::io(path, e)),
+    let settings = serde_json::to_value(&header)
+        .map_err(|e| LearnError::Config(format!("data settings: {e}")))?;
+    let old_header = |line: &str| {
+        let h: DataHeader = serde_json::from_str(line).ok()?;
+        serde_json::to_value(h).ok()
     };
-    if started {
-        let (h, existing) = read_data(path)?;
-        if h != header {
+    let check = |line: usize, r: &Labelled| {
+        if r.index < texts.len() && texts[r.index] != r.state {
             return Err(LearnError::bad(
                 path,
-                Some(1),
+                Some(line),
                 format!(
-                    "written for {}; this run is for {}: use another file",
-                    h.describe(),
-                    header.describe()
+                    "state {} differs from this seed's stream: the file was labelled by \
+                     another version; use another file",
+                    r.index
                 ),
             ));
         }
-        for r in existing {
-            if r.index < texts.len() && texts[r.index] != r.state {
-                return Err(LearnError::bad(
-                    path,
-                    None,
-                    format!("state {} differs from this seed's stream", r.index),
-                ));
-            }
-            done.push(r);
-        }
-        // Cut off a partial last line before appending.
-        let text = std::fs::read(path).map_err(|e| LearnError::io(path, e))?;
-        let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        if keep < text.len() {
-            let f = OpenOptions::new()
-                .write(true)
-                .open(path)
-                .map_err(|e| LearnError::io(path, e))?;
-            f.set_len(keep as u64)
-                .map_err(|e| LearnError::io(path, e))?;
-        }
-    } else {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| LearnError::io(dir, e))?;
-        }
-        let line = serde_json::to_string(&header).expect("header serialises") + "\n";
-        std::fs::write(path, line).map_err(|e| LearnError::io(path, e))?;
-    }
-    let have: HashSet<usize> = done.iter().map(|r| r.index).collect();
-    let todo: Vec<usize> = (0..states.len()).filter(|i| !have.contains(i)).collect();
+        Ok(())
+    };
+    let journal =
+        Journal::<Labelled>::open_with(path, Some(&settings), Legacy::Header(&old_header), check)?;
+    let todo: Vec<usize> = (0..states.len()).filter(|i| !journal.contains(i)).collect();
     let progress = Progress::new(
         "labelling",
         "states",
         states.len() as u64,
-        done.len() as u64,
+        (states.len() - todo.len()) as u64,
         Display::for_stderr(quiet),
     );
-    let file = OpenOptions::new()
-        .append(true)
-        .open(path)
-        .map_err(|e| LearnError::io(path, e))?;
-    let file = Mutex::new(file);
+    let journal = Mutex::new(journal);
     let labelled: Result<Vec<Labelled>, LearnError> = todo
         .par_iter()
         .filter_map(|&i| {
@@ -347,18 +333,19 @@ pub fn generate<G: Game>(
                 value,
                 legal,
             };
-            let line = serde_json::to_string(&r).expect("label serialises") + "\n";
-            let written = {
-                let mut f = file.lock().unwrap_or_else(|e| e.into_inner());
-                f.write_all(line.as_bytes()).and_then(|_| f.flush())
-            };
+            // A poisoned lock only means another labelling thread panicked; the journal
+            // is consistent line by line.
+            let written = journal
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .add(r.clone());
             progress.inc(1);
-            Some(written.map(|_| r).map_err(|e| LearnError::io(path, e)))
+            Some(written.map(|_| r).map_err(LearnError::from))
         })
         .collect();
     progress.finish();
     labelled?;
-    drop(done);
+    drop(journal);
     // Read back, so a fresh run and a resumed one return the same numbers (as parsed).
     let (_, mut all) = read_data(path)?;
     all.retain(|r| r.index < states.len());

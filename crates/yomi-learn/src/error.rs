@@ -31,6 +31,10 @@ pub enum LearnError {
     /// method).
     #[error("{0}")]
     Config(String),
+    /// A journal (a data file) could not be opened, read or written, or holds work of
+    /// other settings.
+    #[error(transparent)]
+    Journal(#[from] yomi_core::journal::JournalError),
     /// A round robin could not run.
     #[error("matches: {0}")]
     Arena(#[from] yomi_core::arena::ArenaError),

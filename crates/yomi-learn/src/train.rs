@@ -3,11 +3,19 @@
 //! every iteration CR and MSE are measured on the test states.
 //!
 //! **Files** in the output directory, per method (`al`, `sb`, `alsb`):
-//! `train-<method>.csv` (`iteration,cr,mse,seconds`; iteration 0 is θ = 0, the uniform
-//! policy) and `<method>-iter<k>.weights.json` (θ after iteration k; only the latest is
-//! kept). A row is appended only after its weights are on disk, so an interrupted run
-//! resumes from its last row. At the end `training.csv` (all methods) and the plots
-//! `cr.png` / `mse.png` ([`crate::plot`]) are written.
+//! `train-<method>.jsonl`, the training log: a [`yomi_core::journal`] whose settings header
+//! holds what decides the curve ([`TrainSettings`]: game, method, seed, set sizes,
+//! evaluation simulations, learning parameters) and then one [`CurvePoint`] a line keyed by
+//! iteration (iteration 0 is θ = 0, the uniform policy); `train-<method>.csv`
+//! (`iteration,cr,mse,seconds`), the same rows for plots and reports, rewritten whole
+//! (atomically) after each row; and `<method>-iter<k>.weights.json` (θ after iteration k;
+//! only the latest is kept). A row is appended only after its weights are on disk, so an
+//! interrupted run resumes from its last row; the log is locked while a run trains (a
+//! second run on the directory is refused), a torn last line is cut, and a run with other
+//! settings is refused. A directory of an older version (a CSV without the log) is taken
+//! over: its rows become the log's, under this run's settings, unchecked as they were
+//! before. At the end `training.csv` (all methods) and the plots `cr.png` / `mse.png`
+//! ([`crate::plot`]) are written.
 //!
 //! **Seeds.** Iteration `i` shuffles with `derive_seed(seed, i)`; the SB simulations of the
 //! `j`-th state of that iteration use `derive_seed(derive_seed(seed ^ method, i), j)`; the
@@ -15,13 +23,13 @@
 //! (common random numbers). The methods train in parallel (rayon).
 
 use std::fmt::Write as _;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use yomi_core::journal::{no_check, Journal, JournalEntry, JournalError, HEADER_KEY};
 use yomi_core::rng::derive_seed;
 use yomi_core::Rng;
 
@@ -78,8 +86,9 @@ fn default_eval_sims() -> u32 {
     100
 }
 
-/// One row of a training curve.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// One row of a training curve (a line of the training log).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CurvePoint {
     /// Iterations done (0: before training).
     pub iteration: usize,
@@ -89,6 +98,43 @@ pub struct CurvePoint {
     pub mse: f64,
     /// Seconds the iteration's training took.
     pub seconds: f64,
+}
+
+impl JournalEntry for CurvePoint {
+    /// The iteration.
+    type Key = usize;
+
+    fn key(&self) -> usize {
+        self.iteration
+    }
+
+    /// The same iteration twice is the same work when all but its time agree.
+    fn same_work(&self, other: &Self) -> bool {
+        (self.iteration, self.cr.to_bits(), self.mse.to_bits())
+            == (other.iteration, other.cr.to_bits(), other.mse.to_bits())
+    }
+}
+
+/// What decides a method's training curve: its training log's settings header. (The
+/// labelled states are the data file's, whose own header is checked when it is made.)
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrainSettings {
+    /// The version of the log format.
+    pub yomi_learn_train: u32,
+    /// The game's name.
+    pub game: String,
+    /// The method.
+    pub method: Method,
+    /// Training states.
+    pub train: usize,
+    /// Test states.
+    pub test: usize,
+    /// Simulations per test state in the evaluation.
+    pub eval_simulations: u32,
+    /// The run's seed.
+    pub seed: u64,
+    /// The learning parameters.
+    pub params: LearnParams,
 }
 
 /// The curve of one method.
@@ -107,6 +153,20 @@ pub fn weights_path(out: &Path, method: Method, k: usize) -> PathBuf {
 
 fn csv_path(out: &Path, method: Method) -> PathBuf {
     out.join(format!("train-{}.csv", method.file_stem()))
+}
+
+/// The training log of `method`.
+pub fn log_path(out: &Path, method: Method) -> PathBuf {
+    out.join(format!("train-{}.jsonl", method.file_stem()))
+}
+
+/// The CSV text of `points`.
+fn csv_text(points: &[CurvePoint]) -> String {
+    let mut text = format!("{CSV_HEADER}\n");
+    for p in points {
+        let _ = writeln!(text, "{},{},{},{}", p.iteration, p.cr, p.mse, p.seconds);
+    }
+    text
 }
 
 const CSV_HEADER: &str = "iteration,cr,mse,seconds";
@@ -207,7 +267,53 @@ fn train_one<G: FeatureGame>(
     quiet: bool,
 ) -> Result<Curve, LearnError> {
     let csv = csv_path(&cfg.out, method);
-    let mut points = read_curve(&cfg.out, method)?;
+    let log = log_path(&cfg.out, method);
+    let settings = serde_json::to_value(TrainSettings {
+        yomi_learn_train: 1,
+        game: game_name.to_string(),
+        method,
+        train: cfg.train,
+        test: cfg.test,
+        eval_simulations: cfg.eval_simulations,
+        seed: cfg.seed,
+        params: cfg.params,
+    })
+    .map_err(|e| LearnError::Config(format!("training settings: {e}")))?;
+    if !log.exists() {
+        // An older version kept only the CSV: its rows become the log's, written whole so
+        // that a kill leaves either no log or all of it.
+        let old = read_curve(&cfg.out, method)?;
+        if !old.is_empty() {
+            let mut text = serde_json::to_string(
+                &serde_json::json!({ HEADER_KEY: { "settings": &settings } }),
+            )
+            .map_err(|e| LearnError::Config(e.to_string()))?;
+            text.push('\n');
+            for p in &old {
+                let line =
+                    serde_json::to_string(p).map_err(|e| LearnError::Config(e.to_string()))?;
+                let _ = writeln!(text, "{line}");
+            }
+            crate::write_atomically(&log, text.as_bytes())?;
+        }
+    }
+    let mut journal = Journal::<CurvePoint>::open::<JournalError>(&log, Some(&settings), no_check)?;
+    let mut points: Vec<CurvePoint> = Vec::new();
+    for p in journal.entries() {
+        if p.iteration != points.len() {
+            return Err(LearnError::bad(
+                &log,
+                None,
+                format!(
+                    "iteration {} where {} was expected: the log has a gap; use another \
+                     output directory",
+                    p.iteration,
+                    points.len()
+                ),
+            ));
+        }
+        points.push(*p);
+    }
     points.truncate(cfg.iterations + 1);
     let policy = match points.last() {
         Some(p) if p.iteration > 0 => {
@@ -220,20 +326,12 @@ fn train_one<G: FeatureGame>(
             "the saved {method} weights do not fit {game_name}"
         )));
     }
-    // Rewrite the curve file with the rows kept (drops a partial last row).
-    let mut text = format!("{CSV_HEADER}\n");
-    for p in &points {
-        let _ = writeln!(text, "{},{},{},{}", p.iteration, p.cr, p.mse, p.seconds);
-    }
-    crate::write_atomically(&csv, text.as_bytes())?;
-    let append = |p: &CurvePoint| -> Result<(), LearnError> {
-        let mut f = std::fs::OpenOptions::new()
-            .append(true)
-            .open(&csv)
-            .map_err(|e| LearnError::io(&csv, e))?;
-        writeln!(f, "{},{},{},{}", p.iteration, p.cr, p.mse, p.seconds)
-            .and_then(|_| f.flush())
-            .map_err(|e| LearnError::io(&csv, e))
+    // The CSV holds the rows kept; it is rewritten whole after each new row.
+    crate::write_atomically(&csv, csv_text(&points).as_bytes())?;
+    let mut append = |p: CurvePoint, points: &mut Vec<CurvePoint>| -> Result<(), LearnError> {
+        journal.add(p)?;
+        points.push(p);
+        crate::write_atomically(&csv, csv_text(points).as_bytes())
     };
     let eval_seed = |i: usize| derive_seed(cfg.seed ^ EVAL_SALT, i as u64);
     if points.is_empty() {
@@ -250,8 +348,7 @@ fn train_one<G: FeatureGame>(
             mse: s.mse,
             seconds: 0.0,
         };
-        append(&p)?;
-        points.push(p);
+        append(p, &mut points)?;
     }
     let mut trainer = Trainer::new(game, policy, cfg.params);
     let method_salt = derive_seed(cfg.seed, 0x4d45_5448 + method as u64);
@@ -282,8 +379,7 @@ fn train_one<G: FeatureGame>(
             mse: s.mse,
             seconds,
         };
-        append(&p)?;
-        points.push(p);
+        append(p, &mut points)?;
         if it > 1 {
             let old = weights_path(&cfg.out, method, it - 1);
             let _ = std::fs::remove_file(old);

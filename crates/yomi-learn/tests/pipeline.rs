@@ -3,6 +3,7 @@
 
 use std::io::Write;
 
+use yomi_core::journal::JournalError;
 use yomi_core::testing::Nim;
 use yomi_learn::data::{decode, generate, read_data, DataConfig};
 use yomi_learn::experiment::{
@@ -83,7 +84,7 @@ fn data_train_matches_report_and_resume() {
     };
     assert!(matches!(
         generate(&game, &other, &exp.data.file, true),
-        Err(LearnError::BadFile { .. })
+        Err(LearnError::Journal(JournalError::Settings { .. }))
     ));
 
     let samples: Vec<_> = data.iter().map(|r| decode(&game, r).unwrap()).collect();

@@ -15,9 +15,13 @@
 //!   depend on the number of threads. Items are started in the order
 //!   playouts → position → S → variant, so an interrupted run has about the same N in every
 //!   cell of its smallest budget.
-//! - **Records** ([`Record`], one JSON line per finished item) are appended as items finish;
-//!   a rerun skips the items already in the file (resume), and a partial last line left by
-//!   an interruption is cut off.
+//! - **Records** ([`Record`], one JSON line per finished item) go to a
+//!   [`yomi_core::journal`] as items finish: the file is locked while a run owns it, a rerun
+//!   skips the items already in the file (resume), and a torn last line left by an
+//!   interruption is cut off. The journal has no settings header: each record carries its
+//!   settings (variant, agent spec with the budget, S, seed), records of other settings
+//!   stay in the file and are not this run's, and a record of one of this run's items whose
+//!   position carries another label kind (the test set changed) is refused.
 //! - **Runs elsewhere**: [`AccuracyPlan`] numbers the items the same way in every process,
 //!   [`AccuracyPlan::play_items`] plays any of them without writing a file, and
 //!   [`AccuracyJournal`] (which [`run`] uses too) owns the records file: it locks it, lists
@@ -32,7 +36,6 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -41,6 +44,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 use yomi_core::arena::score_estimate;
+use yomi_core::journal::{self, Journal, JournalEntry, JournalError, LOCKED_MESSAGE};
 use yomi_core::progress::{Display, Progress};
 use yomi_core::rng::derive_seed;
 use yomi_core::spec::SpecError;
@@ -172,6 +176,35 @@ pub enum AccuracyError {
     /// The thread pool could not start.
     #[error("thread pool: {0}")]
     Threads(String),
+}
+
+impl From<JournalError> for AccuracyError {
+    /// File trouble (a lock held by another run included) is [`AccuracyError::Io`]; a line
+    /// that does not parse or does not belong is [`AccuracyError::Records`].
+    fn from(e: JournalError) -> Self {
+        match e {
+            JournalError::Io { path, source } => AccuracyError::Io { path, source },
+            JournalError::Locked { path } => AccuracyError::Io {
+                path,
+                source: std::io::Error::new(std::io::ErrorKind::WouldBlock, LOCKED_MESSAGE),
+            },
+            JournalError::BadLine { path, line, reason } => AccuracyError::Records {
+                path,
+                line,
+                message: reason,
+            },
+            JournalError::Conflict { path, line, detail } => AccuracyError::Records {
+                path,
+                line,
+                message: detail,
+            },
+            e @ JournalError::Settings { .. } => AccuracyError::Records {
+                message: e.to_string(),
+                path: PathBuf::new(),
+                line: 1,
+            },
+        }
+    }
 }
 
 impl AccuracyConfig {
@@ -317,7 +350,9 @@ pub struct Record {
 }
 
 impl Record {
-    fn key(&self) -> (String, u32, usize, String, u64) {
+    /// What identifies the record's item ([`AccuracyPlan::item_of`] adds the variant's
+    /// name and the budget).
+    fn item_key(&self) -> RecordKey {
         (
             self.agent.clone(),
             self.stage,
@@ -325,6 +360,28 @@ impl Record {
             self.board.clone(),
             self.seed,
         )
+    }
+}
+
+impl JournalEntry for Record {
+    /// Everything that decides the record: variant, agent spec, S, budget, position
+    /// index, board, seed.
+    type Key = (String, RecordKey, u64);
+
+    fn key(&self) -> Self::Key {
+        (self.variant.clone(), self.item_key(), self.playouts)
+    }
+
+    fn parse_line(line: &str) -> Result<Self, String> {
+        serde_json::from_str(line).map_err(|e| e.to_string())
+    }
+
+    /// The same item twice is the same work when all but the search's time agree.
+    fn same_work(&self, other: &Self) -> bool {
+        Record {
+            seconds: other.seconds,
+            ..self.clone()
+        } == *other
     }
 }
 
@@ -375,50 +432,32 @@ pub fn load_sets(cfg: &AccuracyConfig) -> Result<Vec<LoadedSet>, AccuracyError> 
     Ok(out)
 }
 
-/// Reads a records file (missing: none). A partial last line (no newline at the end, whether
-/// or not it parses) is cut off the file, as an interrupted run leaves it.
+/// Reads a records file (missing: none) without locking or changing it: a torn last line
+/// (an interrupted write) is left out.
 ///
 /// # Errors
 /// I/O errors; [`AccuracyError::Records`] for any other malformed line.
 pub fn load_records(path: &Path) -> Result<Vec<Record>, AccuracyError> {
-    let io = |source| AccuracyError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(io(e)),
+        Err(source) => {
+            return Err(AccuracyError::Io {
+                path: path.to_path_buf(),
+                source,
+            })
+        }
     };
-    let mut out = Vec::new();
-    let mut offset = 0usize;
-    for (i, line) in text.split_inclusive('\n').enumerate() {
-        // A last line without its newline is torn, even when it parses: the next record
-        // would be appended to it.
-        if !line.ends_with('\n') {
-            let f = std::fs::OpenOptions::new()
-                .write(true)
-                .open(path)
-                .map_err(io)?;
-            f.set_len(offset as u64).map_err(io)?;
-            break;
-        }
-        let body = line.trim();
-        if !body.is_empty() {
-            match serde_json::from_str::<Record>(body) {
-                Ok(r) => out.push(r),
-                Err(e) => {
-                    return Err(AccuracyError::Records {
-                        path: path.to_path_buf(),
-                        line: i + 1,
-                        message: e.to_string(),
-                    })
-                }
-            }
-        }
-        offset += line.len();
-    }
-    Ok(out)
+    journal::complete_lines(path, &bytes)?
+        .into_iter()
+        .map(|(line, text)| {
+            Record::parse_line(&text).map_err(|message| AccuracyError::Records {
+                path: path.to_path_buf(),
+                line,
+                message,
+            })
+        })
+        .collect()
 }
 
 /// One work item: a variant's search in one position at one playout budget. Items are
@@ -531,9 +570,31 @@ impl AccuracyPlan {
         &self.items
     }
 
+    /// Refuses a record of one of this plan's items whose label kind is not its
+    /// position's: the test set was relabelled since the record was made.
+    fn check_label(&self, path: &Path, line: usize, r: &Record) -> Result<(), AccuracyError> {
+        let Some(k) = self.item_of(r) else {
+            return Ok(());
+        };
+        let item = &self.items[k];
+        let kind = self.sets[item.set].positions[item.index].kind.to_string();
+        if r.label == kind {
+            return Ok(());
+        }
+        Err(AccuracyError::Records {
+            path: path.to_path_buf(),
+            line,
+            message: format!(
+                "the record of {} at S={} position {} has {} labels and the test set now has \
+                 {kind} labels: the test set changed; use another records file",
+                r.agent, r.stage, r.index, r.label
+            ),
+        })
+    }
+
     /// The item whose record `r` is, if it is one of this plan's.
     pub fn item_of(&self, r: &Record) -> Option<usize> {
-        let k = *self.by_key.get(&r.key())?;
+        let k = *self.by_key.get(&r.item_key())?;
         let item = &self.items[k];
         let variant = &self.cfg.variants[item.variant];
         (r.variant == variant.name && r.playouts == item.playouts).then_some(k)
@@ -616,10 +677,11 @@ fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, AccuracyError> {
 }
 
 /// The records file of a run, owned by one process: [`AccuracyJournal::open`] locks it (a
-/// second run on the same file is refused), cuts off a partial last line and notes which
-/// items it already holds; [`AccuracyJournal::due`] lists the rest; records made anywhere
+/// second run on the same file is refused), cuts off a torn last line and notes which items
+/// it already holds; [`AccuracyJournal::due`] lists the rest; records made anywhere
 /// (threads of [`run`], Ray tasks) come back through [`AccuracyJournal::add`], which
-/// appends each item once. Safe to share between threads.
+/// appends each item once. Safe to share between threads. A [`yomi_core::journal`] without
+/// settings header (see the [module documentation](self)).
 pub struct AccuracyJournal {
     plan: AccuracyPlan,
     resumed: usize,
@@ -627,7 +689,7 @@ pub struct AccuracyJournal {
 }
 
 struct JournalLog {
-    file: std::fs::File,
+    journal: Journal<Record>,
     done: Vec<bool>,
     recorded: usize,
     duplicates: usize,
@@ -638,41 +700,20 @@ impl AccuracyJournal {
     /// is created before the configuration, test sets and agents have been checked.
     ///
     /// # Errors
-    /// As [`AccuracyPlan::new`] and [`load_records`]; [`AccuracyError::Io`] when the file
-    /// cannot be created or another run holds it.
+    /// As [`AccuracyPlan::new`]; [`AccuracyError::Io`] when the file cannot be created or
+    /// read, or another run holds it; [`AccuracyError::Records`] for a malformed line, two
+    /// different records of one item, or a record of this plan's item with another label
+    /// kind than its position's.
     pub fn open(cfg: &AccuracyConfig) -> Result<Self, AccuracyError> {
         let plan = AccuracyPlan::new(cfg)?;
-        let io = |path: &Path, source| AccuracyError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        if let Some(dir) = cfg.out.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
-        }
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&cfg.out)
-            .map_err(|e| io(&cfg.out, e))?;
-        match fs4::fs_std::FileExt::try_lock_exclusive(&file) {
-            Ok(true) => {}
-            Ok(false) => {
-                return Err(io(
-                    &cfg.out,
-                    std::io::Error::new(
-                        std::io::ErrorKind::WouldBlock,
-                        "another run is writing this records file (it is locked); wait for \
-                         that run to finish or give another output file",
-                    ),
-                ))
-            }
-            Err(e) => return Err(io(&cfg.out, e)),
-        }
+        let journal = Journal::<Record>::open(&cfg.out, None, |line, r: &Record| {
+            plan.check_label(&cfg.out, line, r)
+        })?;
         let mut done = vec![false; plan.items.len()];
-        for r in load_records(&cfg.out)? {
+        for r in journal.entries() {
             // Records of other settings (another seed, budget or variant) stay in the file
             // and are not this run's.
-            if let Some(k) = plan.item_of(&r) {
+            if let Some(k) = plan.item_of(r) {
                 done[k] = true;
             }
         }
@@ -681,7 +722,7 @@ impl AccuracyJournal {
             plan,
             resumed,
             log: Mutex::new(JournalLog {
-                file,
+                journal,
                 done,
                 recorded: resumed,
                 duplicates: 0,
@@ -757,15 +798,7 @@ impl AccuracyJournal {
                 log.duplicates += 1;
                 continue;
             }
-            let mut line = serde_json::to_string(r).expect("records serialise to JSON");
-            line.push('\n');
-            log.file
-                .write_all(line.as_bytes())
-                .and_then(|()| log.file.flush())
-                .map_err(|source| AccuracyError::Io {
-                    path: out.clone(),
-                    source,
-                })?;
+            log.journal.add(r.clone())?;
             log.done[k] = true;
             log.recorded += 1;
             added += 1;
@@ -978,7 +1011,7 @@ pub fn cells(
     let mut out: BTreeMap<(String, u32, u64), Cell> = BTreeMap::new();
     let mut seen = HashSet::new();
     for r in records {
-        let key = r.key();
+        let key = r.item_key();
         if !wanted.contains(&key) || !seen.insert(key) {
             continue;
         }

@@ -237,3 +237,48 @@ fn items_played_in_chunks_elsewhere_give_the_records_of_one_run() {
     let s = accuracy::run(&cfg, "", Display::Quiet).unwrap();
     assert_eq!((s.resumed, s.ran), (24, 0));
 }
+
+#[test]
+fn records_of_a_changed_test_set_or_two_results_of_one_item_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path());
+    accuracy::run(&cfg, "", Display::Quiet).unwrap();
+    let text = std::fs::read_to_string(&cfg.out).unwrap();
+    let records = accuracy::load_records(&cfg.out).unwrap();
+    let line = |r: &Record| serde_json::to_string(r).unwrap();
+    // The first record's position now carries another label kind: the set changed.
+    let mut relabelled = records[0].clone();
+    relabelled.label = if relabelled.label == "exact" {
+        "search6".into()
+    } else {
+        "exact".into()
+    };
+    let body: Vec<String> = std::iter::once(line(&relabelled))
+        .chain(records[1..].iter().map(line))
+        .collect();
+    std::fs::write(&cfg.out, body.join("\n") + "\n").unwrap();
+    let err = accuracy::AccuracyJournal::open(&cfg)
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(
+        err.contains("line 1") && err.contains("the test set changed"),
+        "{err}"
+    );
+    // The same item twice: a second copy (other timing) is harmless, another move is not.
+    let mut copy = records[0].clone();
+    copy.seconds += 1.0;
+    std::fs::write(&cfg.out, format!("{text}{}\n", line(&copy))).unwrap();
+    let s = accuracy::run(&cfg, "", Display::Quiet).unwrap();
+    assert_eq!((s.resumed, s.ran), (24, 0));
+    let mut other = records[0].clone();
+    other.chosen = "pass".into();
+    std::fs::write(&cfg.out, format!("{text}{}\n", line(&other))).unwrap();
+    let err = accuracy::run(&cfg, "", Display::Quiet)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("line 25") && err.contains("differently"),
+        "{err}"
+    );
+}

@@ -40,7 +40,8 @@ pub enum GgpCommand {
         after_help = "Examples:\n  yomi ggp player --port 9147\n  yomi ggp player --port 9147 --agent mcts:c=0.7 --margin 1"
     )]
     Player(PlayerArgs),
-    /// Run matches between GGP players over HTTP and append one JSON record per match.
+    /// Run matches between GGP players over HTTP and append one JSON record per match (a
+    /// rerun with the same settings plays only the matches missing from --out).
     #[command(
         after_help = "Example:\n  yomi ggp host --game ggp:tictactoe --player 127.0.0.1:9147 --player 127.0.0.1:9148 \\\n      --startclock 10 --playclock 2 --matches 4 --out matches.jsonl"
     )]
@@ -96,7 +97,8 @@ pub struct HostArgs {
     /// Matches to run; match k gives role r to player (r + k) mod n.
     #[arg(long, default_value_t = 1)]
     pub matches: usize,
-    /// File the match records are appended to (one JSON object a line).
+    /// The match records journal (a settings header, then one JSON object a line; resumed
+    /// with the same game, players, clocks and seed, refused with others).
     #[arg(long, default_value = "matches.jsonl")]
     pub out: PathBuf,
     /// Seed of the substitute random moves.
@@ -187,7 +189,7 @@ fn host(a: &HostArgs) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!(e))?;
     let errors: usize = records.iter().map(|r| r.errors.len()).sum();
     println!(
-        "{} match(es) of {} written to {} ({errors} player error(s))",
+        "{} match(es) of {} recorded in {} ({errors} player error(s))",
         records.len(),
         game.facts().name,
         a.out.display()

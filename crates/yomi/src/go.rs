@@ -10,6 +10,7 @@ use yomi_go::Scoring;
 use crate::commands::emit;
 use crate::error::{seconds_option, usage};
 use yomi_core::limits::Zero;
+use yomi_core::progress::Display;
 
 /// Arguments of `yomi go`.
 #[derive(Args, Debug)]
@@ -54,7 +55,7 @@ pub enum YoseCommand {
     Verify(VerifyArgs),
     /// Score GTP engines on a suite: correct rates on A and B problems over R runs.
     #[command(
-        after_help = "Examples:\n  yomi go yose score --suite crates/yomi-go/data/yose --runs 5 \\\n    --engine 'yomi go gtp --agent diffmcts:iters=3000 --seed {seed}' \\\n    --engine '/usr/games/gnugo --mode gtp --level 10 --chinese-rules' --out answers.jsonl\n\n`{seed}` in an engine's command line is replaced by the run number + 1; each run\nstarts the engine afresh. Answers are appended to --out as they come and a rerun skips\nthose already there."
+        after_help = "Examples:\n  yomi go yose score --suite crates/yomi-go/data/yose --runs 5 \\\n    --engine 'yomi go gtp --agent diffmcts:iters=3000 --seed {seed}' \\\n    --engine '/usr/games/gnugo --mode gtp --level 10 --chinese-rules' --out answers.jsonl\n\n`{seed}` in an engine's command line is replaced by the run number + 1; each run\nstarts the engine afresh. Answers are appended to --out as they come and a rerun skips\nthose already there; a rerun with another --timeout, or with another command line under\na label already in the file, is refused, and so is a second run on the file."
     )]
     Score(ScoreArgs),
 }
@@ -77,7 +78,7 @@ pub struct ScoreArgs {
     /// Seconds an engine may take for one genmove.
     #[arg(long, default_value_t = 120)]
     pub timeout: u64,
-    /// The answers file (JSON lines, appended; resumed).
+    /// The answers journal (a settings header, then one JSON answer a line; resumed).
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
     /// Also write the table (and the paper's table) as Markdown to this file.
@@ -348,8 +349,7 @@ fn twogtp(a: TwogtpArgs) -> anyhow::Result<()> {
 }
 
 fn yose_score(a: ScoreArgs) -> anyhow::Result<()> {
-    use yomi_go::gtp_client::GtpClient;
-    use yomi_go::yose_score::{answer_line, ask, judge, read_answers, table, Answer};
+    use yomi_go::yose_score::{score_suite, table, ScoredEngine};
     if a.runs == 0 {
         return Err(usage("--runs must be at least 1"));
     }
@@ -365,79 +365,25 @@ fn yose_score(a: ScoreArgs) -> anyhow::Result<()> {
     } else {
         a.label.clone()
     };
+    let engines: Vec<ScoredEngine> = a
+        .engine
+        .iter()
+        .zip(&labels)
+        .map(|(command, label)| ScoredEngine {
+            label: label.clone(),
+            command: command.clone(),
+        })
+        .collect();
     let suite = yomi_go::yose::load_suite(&a.suite)?;
-    let mut answers = match &a.out {
-        Some(p) => read_answers(p)?,
-        None => Vec::new(),
-    };
-    let mut sink = match &a.out {
-        Some(p) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(p)?,
-        ),
-        None => None,
-    };
     let limit = limit_seconds("--timeout", a.timeout.max(1))?;
-    let total = labels.len() * a.runs * suite.len();
-    let mut done = 0;
-    for (engine, label) in a.engine.iter().zip(&labels) {
-        for run in 0..a.runs {
-            let command = engine
-                .replace("{seed}", &(run + 1).to_string())
-                .replace("{run}", &run.to_string());
-            let mut client: Option<GtpClient> = None;
-            for p in &suite {
-                done += 1;
-                if answers
-                    .iter()
-                    .any(|x| &x.engine == label && x.problem == p.name && x.run == run)
-                {
-                    continue;
-                }
-                if client.is_none() {
-                    client = Some(GtpClient::spawn(&command)?);
-                }
-                let Some(c) = client.as_mut() else {
-                    continue;
-                };
-                let (answer, seconds) = match ask(c, p, limit) {
-                    Ok(x) => x,
-                    Err(e) => {
-                        // Start the engine afresh for the next problem.
-                        client = None;
-                        (format!("error: {e}"), 0.0)
-                    }
-                };
-                let x = Answer {
-                    engine: label.clone(),
-                    problem: p.name.clone(),
-                    kind: p.kind.to_string(),
-                    run,
-                    correct: judge(p, &answer),
-                    answer,
-                    seconds,
-                };
-                eprintln!(
-                    "[{done}/{total}] {label} run {run} {}: {} ({}, {:.1}s)",
-                    p.name,
-                    x.answer,
-                    if x.correct { "correct" } else { "wrong" },
-                    x.seconds
-                );
-                if let Some(f) = sink.as_mut() {
-                    f.write_all(answer_line(&x).as_bytes())?;
-                    f.flush()?;
-                }
-                answers.push(x);
-            }
-        }
-    }
-    let names: Vec<&str> = suite.iter().map(|p| p.name.as_str()).collect();
-    answers.retain(|x| {
-        labels.contains(&x.engine) && names.contains(&x.problem.as_str()) && x.run < a.runs
-    });
+    let answers = score_suite(
+        &suite,
+        &engines,
+        a.runs,
+        limit,
+        a.out.as_deref(),
+        Display::for_stderr(false),
+    )?;
     let text = table(&answers, &labels, &suite);
     print!("{text}");
     if let Some(path) = &a.report {

@@ -56,7 +56,9 @@ fn score_yomi_gtp_engine_end_to_end_and_resume() {
     let run = yomi(&args);
     run.ok().says(&["| `diff300` |", "y01-7x7-A", "y03-7x7-A"]);
     let lines = std::fs::read_to_string(&out).unwrap();
-    assert_eq!(lines.lines().count(), 6, "{lines}");
+    // The settings header, then two runs of three problems.
+    assert_eq!(lines.lines().count(), 7, "{lines}");
+    assert!(lines.starts_with("{\"yomi_journal\":"), "{lines}");
     assert!(lines.contains("\"engine\":\"diff300\""));
     let md = std::fs::read_to_string(&report).unwrap();
     assert!(md.contains("The paper's table") && md.contains("| P1 |"));
@@ -64,6 +66,11 @@ fn score_yomi_gtp_engine_end_to_end_and_resume() {
     let again = yomi(&args);
     again.ok();
     assert!(!again.stderr.contains("run 0"), "{}", again.stderr);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), lines);
+    // Another time limit is refused with the difference, the file untouched.
+    let mut other = args.to_vec();
+    other.extend(["--timeout", "30"]);
+    yomi(&other).fails(1, &["genmove_seconds: 30.0 here, 120.0 in the file"]);
     assert_eq!(std::fs::read_to_string(&out).unwrap(), lines);
 }
 

@@ -558,7 +558,11 @@ fn learn_experiment_survives_kills() {
         let mut labels = BTreeMap::new();
         for (i, v) in lines.into_iter().enumerate() {
             if i == 0 {
-                assert!(v.get("yomi_learn_data").is_some(), "no header: {v}");
+                assert!(
+                    v.pointer("/yomi_journal/settings/yomi_learn_data")
+                        .is_some(),
+                    "no header: {v}"
+                );
                 continue;
             }
             let index = v["index"].as_u64().expect("an index");
