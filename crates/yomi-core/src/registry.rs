@@ -445,7 +445,10 @@ mod tests {
         let g = Nim::new(5);
         let recipe = reg.recipe(&g, "counted:k=2").unwrap();
         assert_eq!(
-            (RESOLVED.load(Ordering::SeqCst), BUILT.load(Ordering::SeqCst)),
+            (
+                RESOLVED.load(Ordering::SeqCst),
+                BUILT.load(Ordering::SeqCst)
+            ),
             (1, 0),
             "resolving builds no agent"
         );
@@ -457,7 +460,10 @@ mod tests {
         assert!(reg.recipe(&g, "counted:k=x").is_err());
         assert!(reg.recipe(&g, "counted:q=1").is_err());
         // A round robin of 3 games between two entrants resolves each spec once.
-        let (resolved, built) = (RESOLVED.load(Ordering::SeqCst), BUILT.load(Ordering::SeqCst));
+        let (resolved, built) = (
+            RESOLVED.load(Ordering::SeqCst),
+            BUILT.load(Ordering::SeqCst),
+        );
         let rr = RoundRobin {
             agents: vec!["counted".into(), "counted".into()],
             games: 3,
@@ -470,7 +476,11 @@ mod tests {
         let result = rr.run(&g, &reg).unwrap();
         assert_eq!(result.records.len(), 3);
         assert_eq!(RESOLVED.load(Ordering::SeqCst) - resolved, 2);
-        assert_eq!(BUILT.load(Ordering::SeqCst) - built, 6, "one agent per seat per game");
+        assert_eq!(
+            BUILT.load(Ordering::SeqCst) - built,
+            6,
+            "one agent per seat per game"
+        );
     }
 
     #[test]

@@ -57,7 +57,11 @@ pub fn check_game<G: Game>(game: &G, cfg: &Conformance) {
         facts.players >= 1 && facts.players <= crate::MAX_PLAYERS,
         "player count"
     );
-    assert_eq!(game.players(), facts.players, "players() agrees with facts()");
+    assert_eq!(
+        game.players(),
+        facts.players,
+        "players() agrees with facts()"
+    );
     assert!(
         facts.player_names.is_empty() || facts.player_names.len() == facts.players,
         "one name per player"

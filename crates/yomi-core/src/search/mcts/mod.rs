@@ -7,6 +7,8 @@
 //! - selection rules (UCB1, UCB with an evaluation term, PUCT): [`select`];
 //! - expansion (priors, child evaluations, candidate order): [`expand`];
 //! - leaf evaluation (playout policies, cut-off, any evaluator): [`playout`];
+//! - the backup of an iteration's result along its path (visits, rewards, features, RAVE's
+//!   AMAF statistics): `backup`;
 //! - adaptive playouts (MAST, NST, last good reply): [`adaptive`];
 //! - RAVE (all-moves-as-first values blended into selection): [`rave`];
 //! - the tree arrays and subtree extraction for tree reuse: `tree`;
@@ -60,6 +62,7 @@
 
 pub mod adaptive;
 pub mod agent;
+mod backup;
 pub mod config;
 pub mod expand;
 pub mod params;
@@ -87,6 +90,7 @@ use crate::game::{Game, Information, Turn};
 use crate::player::{Player, Rewards, MAX_PLAYERS};
 use crate::rng::{derive_seed, Rng};
 use crate::search::StopSignal;
+use backup::Outcome;
 use tree::{
     AmafStat, Edge, EdgeExtra, Node, SimNode, Tree, NONE, SIMULTANEOUS, TERMINAL, UNEXPANDED,
 };
@@ -531,56 +535,6 @@ where
         }
     }
 
-    /// RAVE's backup: walking `path` from the leaf up, credits the reward to every sibling
-    /// edge whose move the choosing player played first at or below that node (the
-    /// playout's moves from [`LeafEvaluator::amaf_moves`], then the tree's).
-    fn update_amaf(&mut self, game: &G, path: &[Step], rewards: Rewards, playout: bool) {
-        let keys = self.leaf.amaf_key_count(game);
-        if keys == 0 {
-            return;
-        }
-        if self.amaf_first.len() < keys {
-            self.amaf_first.resize(keys, u8::MAX);
-        }
-        self.amaf_touched.clear();
-        if playout {
-            // Backwards, so that the earliest play of a key is the one that stays.
-            for &(player, key) in self.leaf.amaf_moves().iter().rev() {
-                if let Some(slot) = self.amaf_first.get_mut(key as usize) {
-                    *slot = player;
-                    self.amaf_touched.push(key);
-                }
-            }
-        }
-        for step in path.iter().rev() {
-            if !step.count_node {
-                // Simultaneous nodes: AMAF is not defined for joint moves.
-                continue;
-            }
-            let key = self.tree.amaf[step.edge as usize].key;
-            if let Some(slot) = self.amaf_first.get_mut(key as usize) {
-                *slot = step.player;
-                self.amaf_touched.push(key);
-            }
-            let n = self.tree.nodes[step.node as usize];
-            if n.mover == SIMULTANEOUS {
-                continue;
-            }
-            let reward = rewards.get(Player(step.player)) as f32;
-            let lo = n.first_edge as usize;
-            let hi = lo + n.num_edges as usize;
-            for a in &mut self.tree.amaf[lo..hi] {
-                if self.amaf_first.get(a.key as usize) == Some(&step.player) {
-                    a.visits += 1;
-                    a.total += reward;
-                }
-            }
-        }
-        for &key in &self.amaf_touched {
-            self.amaf_first[key as usize] = u8::MAX;
-        }
-    }
-
     /// The summed leaf features of edge `i` (empty when the rule does not read them).
     #[inline]
     fn edge_features(&self, i: usize) -> &[f64] {
@@ -692,7 +646,8 @@ where
         }
     }
 
-    /// One iteration: select, expand, evaluate, back up.
+    /// One iteration: descend (selecting and expanding), evaluate the leaf, back up
+    /// (in [`backup`]).
     fn iterate(&mut self, game: &G, root: &G::State) {
         let mut state = match self.line.take() {
             Some(mut s) => {
@@ -705,12 +660,24 @@ where
         // register instead of being reloaded through `&mut self` after every store.
         let mut path = std::mem::take(&mut self.path);
         path.clear();
+        let leaf_node = self.descend(game, &mut state, &mut path);
+        let outcome = self.evaluate(game, &mut state, leaf_node);
+        self.backup(game, &path, leaf_node, &outcome);
+        self.path = path;
+        self.line = Some(state);
+    }
+
+    /// Walks from the root to a leaf, applying the chosen moves to `state` and recording
+    /// each step in `path`; expands the nodes that are due and creates the nodes of
+    /// children that are due. Returns the node the walk ended at, or `None` when it ended
+    /// on an edge whose child has no node yet (a leaf with fewer than `expand_threshold`
+    /// visits: its visits are the edge's). Nodes are created lazily, when a child is due
+    /// for expansion, so a search of n iterations holds about n / (threshold + 1) nodes
+    /// rather than n.
+    #[inline(always)]
+    fn descend(&mut self, game: &G, state: &mut G::State, path: &mut Vec<Step>) -> Option<u32> {
         let mut node = 0u32;
         let threshold = self.params.expand_threshold;
-        // The node the iteration ends at, or `None` when it ends on an edge whose child has
-        // no node yet (a leaf with fewer than `threshold` visits: its visits are the edge's).
-        // Nodes are created lazily, when a child is due for expansion, so a search of n
-        // iterations holds about n / (threshold + 1) nodes rather than n.
         let mut leaf_node = None;
         let mut created_now = false;
         loop {
@@ -721,7 +688,7 @@ where
                     leaf_node = Some(node);
                     break;
                 }
-                self.expand(game, &state, node);
+                self.expand(game, state, node);
                 if created_now && threshold == 0 {
                     // Expanded on creation (priors for PUCT): evaluate it, don't descend.
                     leaf_node = Some(node);
@@ -745,7 +712,7 @@ where
                     count_node: true,
                 });
                 let edge = self.tree.edges[e];
-                game.apply(&mut state, self.tree.moves[e]);
+                game.apply(state, self.tree.moves[e]);
                 if edge.child != NONE {
                     child = edge.child;
                 } else if (edge.visits >= threshold || self.params.memoize_leaves)
@@ -781,7 +748,7 @@ where
                         count_node: p == 0,
                     });
                 }
-                game.apply_joint(&mut state, &self.joint);
+                game.apply_joint(state, &self.joint);
                 let found = self.tree.sims[sim_index]
                     .children
                     .iter()
@@ -802,8 +769,14 @@ where
             }
             node = child;
         }
+        leaf_node
+    }
 
-        // Evaluate the reached state.
+    /// Scores the state a descent reached (`leaf_node` as [`Worker::descend`] returned it):
+    /// a memoised result, the terminal rewards, or the leaf evaluator's (a playout, which
+    /// plays `state` on), normalised to `[0, 1]`; memoises a new leaf's result when asked.
+    #[inline(always)]
+    fn evaluate(&mut self, game: &G, state: &mut G::State, leaf_node: Option<u32>) -> Outcome {
         let leaf = leaf_node.map(|i| self.tree.nodes[i as usize]);
         let k = self.tree.feature_count;
         // Where this iteration's features are: a memo entry, the evaluator, or nowhere
@@ -818,21 +791,19 @@ where
             }
             Some(n) if n.mover == TERMINAL => {
                 terminal = true;
-                let r = self.leaf.evaluate_terminal(game, &state);
+                let r = self.leaf.evaluate_terminal(game, state);
                 self.normalize(r)
             }
-            _ if game.is_terminal(&state) => {
+            _ if game.is_terminal(state) => {
                 terminal = true;
-                let r = self.leaf.evaluate_terminal(game, &state);
+                let r = self.leaf.evaluate_terminal(game, state);
                 self.normalize(r)
             }
             _ => {
                 // The generator is copied to a local for the playout so that it can live in
                 // registers (through `&mut self` the compiler keeps it in memory).
                 let mut rng = self.rng.clone();
-                let r = self
-                    .leaf
-                    .evaluate(game, &mut state, &mut rng, &mut self.moves);
+                let r = self.leaf.evaluate(game, state, &mut rng, &mut self.moves);
                 self.rng = rng;
                 played_out = true;
                 let r = self.normalize(r);
@@ -850,36 +821,12 @@ where
                 r
             }
         };
-
-        // Back up.
-        if let Some(i) = leaf_node {
-            self.tree.nodes[i as usize].visits += 1;
+        Outcome {
+            rewards,
+            features_from_memo,
+            terminal,
+            played_out,
         }
-        for step in &path {
-            let e = &mut self.tree.edges[step.edge as usize];
-            e.visits += 1;
-            e.total += rewards.get(Player(step.player));
-            if step.count_node {
-                self.tree.nodes[step.node as usize].visits += 1;
-            }
-        }
-        if S::READS_AMAF && self.tree.with_amaf {
-            self.update_amaf(game, &path, rewards, played_out);
-        }
-        if k > 0 && !terminal {
-            let source: &[f64] = match features_from_memo {
-                Some(m) => &self.tree.memo_features[m * k..(m + 1) * k],
-                None => &self.leaf.features()[..k],
-            };
-            for step in &path {
-                let at = step.edge as usize * k;
-                for (sum, &f) in self.tree.features[at..at + k].iter_mut().zip(source) {
-                    *sum += f;
-                }
-            }
-        }
-        self.path = path;
-        self.line = Some(state);
     }
 }
 

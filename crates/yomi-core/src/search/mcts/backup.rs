@@ -1,0 +1,124 @@
+//! The backup: an iteration's result flows up the path it took.
+//!
+//! Every edge on the path gets a visit and the reward of the player who chose it (rewards
+//! normalised to `[0, 1]`, so every selection rule reads means in one range); every node
+//! on it gets a visit (once per joint move at a simultaneous node); the leaf evaluator's
+//! features are summed into the edges when the selection rule reads them; and for RAVE
+//! the all-moves-as-first statistics of the siblings along the path are credited.
+//!
+//! Thread safety: runs on the worker's own tree, like the rest of [`Worker`].
+
+use super::tree::SIMULTANEOUS;
+use super::{Expander, LeafEvaluator, Selection};
+use super::{Step, Worker};
+use crate::game::Game;
+use crate::player::{Player, Rewards};
+
+/// What the evaluation of one iteration's leaf gave, for the backup.
+pub(super) struct Outcome {
+    /// The rewards, normalised to `[0, 1]`.
+    pub(super) rewards: Rewards,
+    /// The memo entry whose features stand for this iteration's, when the result came
+    /// from the memo.
+    pub(super) features_from_memo: Option<usize>,
+    /// The leaf was terminal (no playout, no features).
+    pub(super) terminal: bool,
+    /// A playout was run (its moves count for RAVE).
+    pub(super) played_out: bool,
+}
+
+impl<G, S, L, X> Worker<G, S, L, X>
+where
+    G: Game,
+    S: Selection,
+    L: LeafEvaluator<G>,
+    X: Expander<G>,
+{
+    /// Backs `outcome` up along `path`, ending at `leaf_node` (see [`Worker::descend`]).
+    #[inline(always)]
+    pub(super) fn backup(
+        &mut self,
+        game: &G,
+        path: &[Step],
+        leaf_node: Option<u32>,
+        outcome: &Outcome,
+    ) {
+        if let Some(i) = leaf_node {
+            self.tree.nodes[i as usize].visits += 1;
+        }
+        for step in path {
+            let e = &mut self.tree.edges[step.edge as usize];
+            e.visits += 1;
+            e.total += outcome.rewards.get(Player(step.player));
+            if step.count_node {
+                self.tree.nodes[step.node as usize].visits += 1;
+            }
+        }
+        if S::READS_AMAF && self.tree.with_amaf {
+            self.update_amaf(game, path, outcome.rewards, outcome.played_out);
+        }
+        let k = self.tree.feature_count;
+        if k > 0 && !outcome.terminal {
+            let source: &[f64] = match outcome.features_from_memo {
+                Some(m) => &self.tree.memo_features[m * k..(m + 1) * k],
+                None => &self.leaf.features()[..k],
+            };
+            for step in path {
+                let at = step.edge as usize * k;
+                for (sum, &f) in self.tree.features[at..at + k].iter_mut().zip(source) {
+                    *sum += f;
+                }
+            }
+        }
+    }
+
+    /// RAVE's backup: walking `path` from the leaf up, credits the reward to every sibling
+    /// edge whose move the choosing player played first at or below that node (the
+    /// playout's moves from [`LeafEvaluator::amaf_moves`], then the tree's).
+    fn update_amaf(&mut self, game: &G, path: &[Step], rewards: Rewards, playout: bool) {
+        let keys = self.leaf.amaf_key_count(game);
+        if keys == 0 {
+            return;
+        }
+        if self.amaf_first.len() < keys {
+            self.amaf_first.resize(keys, u8::MAX);
+        }
+        self.amaf_touched.clear();
+        if playout {
+            // Backwards, so that the earliest play of a key is the one that stays.
+            for &(player, key) in self.leaf.amaf_moves().iter().rev() {
+                if let Some(slot) = self.amaf_first.get_mut(key as usize) {
+                    *slot = player;
+                    self.amaf_touched.push(key);
+                }
+            }
+        }
+        for step in path.iter().rev() {
+            if !step.count_node {
+                // Simultaneous nodes: AMAF is not defined for joint moves.
+                continue;
+            }
+            let key = self.tree.amaf[step.edge as usize].key;
+            if let Some(slot) = self.amaf_first.get_mut(key as usize) {
+                *slot = step.player;
+                self.amaf_touched.push(key);
+            }
+            let n = self.tree.nodes[step.node as usize];
+            if n.mover == SIMULTANEOUS {
+                continue;
+            }
+            let reward = rewards.get(Player(step.player)) as f32;
+            let lo = n.first_edge as usize;
+            let hi = lo + n.num_edges as usize;
+            for a in &mut self.tree.amaf[lo..hi] {
+                if self.amaf_first.get(a.key as usize) == Some(&step.player) {
+                    a.visits += 1;
+                    a.total += reward;
+                }
+            }
+        }
+        for &key in &self.amaf_touched {
+            self.amaf_first[key as usize] = u8::MAX;
+        }
+    }
+}
