@@ -8,7 +8,8 @@
 //!
 //! Thread safety: runs on the worker's own tree, like the rest of [`Worker`].
 
-use super::tree::SIMULTANEOUS;
+use super::results::PROOF_EPSILON;
+use super::tree::{NONE, SIMULTANEOUS, TERMINAL};
 use super::{Expander, LeafEvaluator, Selection};
 use super::{Step, Worker};
 use crate::game::Game;
@@ -54,6 +55,9 @@ where
                 self.tree.nodes[step.node as usize].visits += 1;
             }
         }
+        if self.solving && outcome.terminal {
+            self.propagate_proof(path, leaf_node, outcome.rewards);
+        }
         if S::READS_AMAF && self.tree.with_amaf {
             self.update_amaf(game, path, outcome.rewards, outcome.played_out);
         }
@@ -69,6 +73,64 @@ where
                     *sum += f;
                 }
             }
+        }
+    }
+
+    /// MCTS-Solver's backup, after an iteration that ended at a leaf of known value
+    /// (`value`: terminal or proven): records the leaf's proof, gives the edge into it its
+    /// exact mean, and walks up while each parent becomes proven in turn. A parent is
+    /// proven when a proven child gives its mover the highest reward there is (the mover
+    /// takes it), or when every child is proven (the mover's best of them). Simultaneous
+    /// nodes are never proven (a joint choice's value is not the max of one player's).
+    fn propagate_proof(&mut self, path: &[Step], leaf_node: Option<u32>, value: Rewards) {
+        let Some(mut child) = leaf_node else {
+            return;
+        };
+        if self.tree.proof(child).is_none() {
+            if self.tree.nodes[child as usize].mover != TERMINAL {
+                return;
+            }
+            self.tree.prove(child, value);
+        }
+        for step in path.iter().rev() {
+            if self.tree.nodes[step.node as usize].mover >= SIMULTANEOUS {
+                return;
+            }
+            let v = self.tree.proof(child).expect("proven above");
+            let e = &mut self.tree.edges[step.edge as usize];
+            e.total = v.get(Player(step.player)) * f64::from(e.visits);
+            match self.proven_value_of(step.node) {
+                Some(p) => self.tree.prove(step.node, p),
+                None => return,
+            }
+            child = step.node;
+        }
+    }
+
+    /// The value of the sequential `node` if its children prove it (see
+    /// [`Worker::propagate_proof`]).
+    fn proven_value_of(&self, node: u32) -> Option<Rewards> {
+        let mover = Player(self.tree.nodes[node as usize].mover);
+        let mut best: Option<Rewards> = None;
+        let mut all = true;
+        for e in self.tree.edge_range(node) {
+            let c = self.tree.edges[e].child;
+            match (c != NONE).then(|| self.tree.proof(c)).flatten() {
+                Some(v) => {
+                    if v.get(mover) >= 1.0 - PROOF_EPSILON {
+                        return Some(v);
+                    }
+                    if best.is_none_or(|b| v.get(mover) > b.get(mover)) {
+                        best = Some(v);
+                    }
+                }
+                None => all = false,
+            }
+        }
+        if all {
+            best
+        } else {
+            None
         }
     }
 

@@ -196,6 +196,8 @@ pub struct MctsConfig {
     pub dirichlet: Option<f64>,
     /// Weight of the root noise.
     pub noise: f64,
+    /// Prove subtrees (MCTS-Solver).
+    pub solver: bool,
 }
 
 impl Default for MctsConfig {
@@ -228,6 +230,7 @@ impl Default for MctsConfig {
             dets: p.determinizations,
             dirichlet: None,
             noise: 0.25,
+            solver: p.solver,
         }
     }
 }
@@ -383,6 +386,11 @@ const FIELDS: &[Field] = &[
         key: "noise",
         help: "weight of the root-prior noise when dirichlet is set",
         default: |c| c.noise.to_string(),
+    },
+    Field {
+        key: "solver",
+        help: "prove subtrees (MCTS-Solver): known values are not played out again, proven wins are played (perfect-information games)",
+        default: |c| c.solver.to_string(),
     },
 ];
 
@@ -558,6 +566,7 @@ impl MctsConfig {
             noise,
             "a weight in [0, 1]",
         )?;
+        let solver: bool = p.get("solver", d.solver, "true or false")?;
         Ok(MctsConfig {
             iters,
             time,
@@ -585,6 +594,7 @@ impl MctsConfig {
             dets,
             dirichlet,
             noise,
+            solver,
         })
     }
 
@@ -642,6 +652,7 @@ impl MctsConfig {
                 alpha,
                 fraction: self.noise,
             }),
+            solver: self.solver,
             ..MctsParams::default()
         }
     }

@@ -134,6 +134,8 @@ pub struct Worker<G: Game, S, L, X> {
     lo: f64,
     scale: f64,
     players: usize,
+    /// Proving subtrees this search: [`MctsParams::solver`] in a perfect-information game.
+    solving: bool,
 }
 
 impl<G, S, L, X> Worker<G, S, L, X>
@@ -165,6 +167,7 @@ where
             lo: 0.0,
             scale: 1.0,
             players: 0,
+            solving: false,
         }
     }
 
@@ -185,6 +188,7 @@ where
         self.lo = facts.reward_bounds.0;
         self.scale = 1.0 / (facts.reward_bounds.1 - facts.reward_bounds.0);
         self.players = facts.players;
+        self.solving = self.params.solver && facts.information == Information::Perfect;
         if self.root_state.as_ref() != Some(root) || !self.params.reuse_tree {
             self.tree.clear();
             self.root_state = Some(root.clone());
@@ -236,6 +240,10 @@ where
                     }
                 }
             }
+            // A proven root has nothing left to learn.
+            if self.solving && self.tree.proof(0).is_some() {
+                break;
+            }
             self.iterate(game, root);
             done += 1;
         }
@@ -275,6 +283,10 @@ where
                     visits: e.visits as u64,
                     total: e.total,
                     prior: self.tree.extras.get(i).map_or(uniform, |x| x.prior),
+                    proven: (e.child != NONE && root.mover < SIMULTANEOUS)
+                        .then(|| self.tree.proof(e.child))
+                        .flatten()
+                        .map(|v| v.get(player)),
                 }
             })
             .collect()
@@ -682,6 +694,11 @@ where
         let mut created_now = false;
         loop {
             let n = self.tree.nodes[node as usize];
+            // A proven node below the root is a leaf whose value is known.
+            if self.solving && node != 0 && self.tree.proof(node).is_some() {
+                leaf_node = Some(node);
+                break;
+            }
             if n.mover == UNEXPANDED {
                 let due = node == 0 || n.visits >= threshold;
                 if !due {
@@ -784,7 +801,15 @@ where
         let mut features_from_memo = None;
         let mut terminal = false;
         let mut played_out = false;
+        let proof = match leaf_node {
+            Some(i) if self.solving && i != 0 => self.tree.proof(i),
+            _ => None,
+        };
         let rewards = match leaf {
+            _ if proof.is_some() => {
+                terminal = true;
+                proof.expect("checked")
+            }
             Some(n) if n.mover == UNEXPANDED && self.params.memoize_leaves && n.aux != NONE => {
                 features_from_memo = Some(n.aux as usize);
                 self.tree.memo[n.aux as usize]
@@ -1051,6 +1076,7 @@ fn merge_children<M: Copy + PartialEq>(into: &mut Vec<RootChild<M>>, from: Vec<R
             Some(x) => {
                 x.visits += c.visits;
                 x.total += c.total;
+                x.proven = x.proven.or(c.proven);
                 for (a, b) in x.features.iter_mut().zip(&c.features) {
                     *a += b;
                 }
@@ -1185,5 +1211,83 @@ mod tests {
         let result = mcts.search_for_until(&game, &game.initial_state(), Player(0), Some(&stop));
         assert!(result.stopped);
         assert_eq!((result.iterations, result.root_visits()), (0, 0));
+    }
+}
+
+#[cfg(test)]
+mod solver_tests {
+    use super::*;
+    use crate::search::Budget;
+    use crate::testing::Nim;
+    use crate::Rng;
+
+    fn search(heap: u32, iterations: u64, solver: bool) -> SearchResult<u32> {
+        let game = Nim::new(heap);
+        let params = MctsParams {
+            budget: Budget::iterations(iterations),
+            solver,
+            ..MctsParams::default()
+        };
+        Mcts::uct(params, 3).search(&game, &game.initial_state())
+    }
+
+    #[test]
+    fn the_solver_proves_a_won_nim_heap_and_stops_once_the_root_is_proven() {
+        // Heap 9, take 1-3, taking the last stone wins: taking 1 leaves 8, a lost heap.
+        let r = search(9, 200_000, true);
+        assert!(
+            r.iterations < 200_000,
+            "{} iterations: the proof should end the search",
+            r.iterations
+        );
+        let one = r.children.iter().find(|c| c.mv == 1).unwrap();
+        assert_eq!(one.proven, Some(1.0), "{:?}", r.children);
+        // The other moves leave heaps 7 and 6, won for the opponent: proven losses.
+        for c in r.children.iter().filter(|c| c.mv != 1) {
+            assert_eq!(c.proven, Some(0.0), "{c:?}");
+            assert_eq!(c.mean(), Some(0.0), "a proven edge's mean is exact: {c:?}");
+        }
+        assert_eq!(
+            r.choose(FinalMove::MostVisits, &mut Rng::seed_from_u64(0)),
+            Some(1)
+        );
+    }
+
+    #[test]
+    fn without_the_solver_nothing_is_proven_and_the_budget_is_spent() {
+        let r = search(9, 20_000, false);
+        assert_eq!(r.iterations, 20_000);
+        assert!(r.children.iter().all(|c| c.proven.is_none()));
+    }
+
+    #[test]
+    fn a_proven_win_is_chosen_over_a_move_with_more_visits() {
+        let c = |mv, visits, total, proven| RootChild {
+            mv,
+            visits,
+            total,
+            prior: 0.0,
+            features: Vec::new(),
+            proven,
+        };
+        let r = SearchResult {
+            children: vec![
+                c(1u32, 900, 600.0, None),
+                c(2, 50, 50.0, Some(1.0)),
+                c(3, 50, 0.0, Some(0.0)),
+            ],
+            iterations: 1000,
+            elapsed: std::time::Duration::ZERO,
+            nodes: 0,
+            stopped: false,
+        };
+        let mut rng = Rng::seed_from_u64(1);
+        assert_eq!(r.choose(FinalMove::MostVisits, &mut rng), Some(2));
+        // Without the win, the proven loss is never chosen, even by visits.
+        let r2 = SearchResult {
+            children: vec![c(1u32, 10, 6.0, None), c(3, 900, 0.0, Some(0.0))],
+            ..r.clone()
+        };
+        assert_eq!(r2.choose(FinalMove::MostVisits, &mut rng), Some(1));
     }
 }

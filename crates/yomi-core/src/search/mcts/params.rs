@@ -94,6 +94,12 @@ pub struct MctsParams {
     pub max_nodes: usize,
     /// Dirichlet noise on the root priors (self-play exploration); `None` for play.
     pub root_noise: Option<RootNoise>,
+    /// Prove subtrees (MCTS-Solver, generalised to any number of players): a node whose
+    /// value is known exactly (terminal, a child giving its mover the highest reward, or
+    /// every child known) is not played out again, its parent edge's mean becomes the
+    /// exact value, and the final move takes a proven win. Perfect-information games only
+    /// (ignored under determinization).
+    pub solver: bool,
 }
 
 impl Default for MctsParams {
@@ -110,6 +116,7 @@ impl Default for MctsParams {
             simultaneous_exploration: 0.1,
             max_nodes: 20_000_000,
             root_noise: None,
+            solver: false,
         }
     }
 }

@@ -21,6 +21,9 @@ pub struct RootChild<M> {
     /// Sums over the visits of the leaf evaluator's extra statistics
     /// ([`super::LeafEvaluator::features`]); empty when it reports none.
     pub features: Vec<f64>,
+    /// The searching player's exact normalised value of the move, when the solver proved
+    /// it ([`super::MctsParams::solver`]).
+    pub proven: Option<f64>,
 }
 
 impl<M> RootChild<M> {
@@ -29,6 +32,10 @@ impl<M> RootChild<M> {
         (self.visits > 0).then(|| self.total / self.visits as f64)
     }
 }
+
+/// How close to the top (bottom) of the normalised range a proven value must be to count
+/// as a win (loss).
+pub(crate) const PROOF_EPSILON: f64 = 1e-9;
 
 /// What one search found.
 #[derive(Clone, Debug)]
@@ -70,6 +77,35 @@ impl<M: Copy> SearchResult<M> {
     pub fn choose(&self, rule: FinalMove, rng: &mut Rng) -> Option<M> {
         if self.children.is_empty() {
             return None;
+        }
+        // A proven win is played whatever the rule; proven losses are avoided while
+        // another move is left.
+        if let Some(win) = self
+            .children
+            .iter()
+            .find(|c| c.proven.is_some_and(|v| v >= 1.0 - PROOF_EPSILON))
+        {
+            return Some(win.mv);
+        }
+        if self
+            .children
+            .iter()
+            .any(|c| c.proven.is_some_and(|v| v <= PROOF_EPSILON))
+            && self
+                .children
+                .iter()
+                .any(|c| !c.proven.is_some_and(|v| v <= PROOF_EPSILON))
+        {
+            let rest = SearchResult {
+                children: self
+                    .children
+                    .iter()
+                    .filter(|c| !c.proven.is_some_and(|v| v <= PROOF_EPSILON))
+                    .cloned()
+                    .collect(),
+                ..self.clone()
+            };
+            return rest.choose(rule, rng);
         }
         let best_by = |key: &dyn Fn(&RootChild<M>) -> f64| {
             let mut best = 0;
@@ -115,6 +151,7 @@ mod tests {
 
     fn result() -> SearchResult<u8> {
         let c = |mv, visits, total| RootChild {
+            proven: None,
             features: Vec::new(),
             mv,
             visits,

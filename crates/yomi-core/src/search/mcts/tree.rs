@@ -92,6 +92,11 @@ pub(crate) struct Tree<M> {
     /// AMAF statistics (same index as `edges`), or empty when `with_amaf` is off.
     pub amaf: Vec<AmafStat>,
     pub with_amaf: bool,
+    /// Per node (same index as `nodes`, grown on demand), the index of its proven value in
+    /// `proofs`, or `NONE` (see [`super::MctsParams::solver`]); empty when nothing is proven.
+    pub proven: Vec<u32>,
+    /// Proven values, normalised.
+    pub proofs: Vec<Rewards>,
 }
 
 impl<M: Copy + PartialEq> Tree<M> {
@@ -109,6 +114,8 @@ impl<M: Copy + PartialEq> Tree<M> {
             with_extras,
             memo: Vec::new(),
             sims: Vec::new(),
+            proven: Vec::new(),
+            proofs: Vec::new(),
         };
         t.clear();
         t
@@ -125,6 +132,8 @@ impl<M: Copy + PartialEq> Tree<M> {
         self.features.clear();
         self.sims.clear();
         self.amaf.clear();
+        self.proven.clear();
+        self.proofs.clear();
         self.nodes.push(Node::leaf());
     }
 
@@ -134,6 +143,27 @@ impl<M: Copy + PartialEq> Tree<M> {
         if self.feature_count > 0 {
             self.features
                 .resize(self.edges.len() * self.feature_count, 0.0);
+        }
+    }
+
+    /// The proven value of `node`, if any.
+    #[inline]
+    pub fn proof(&self, node: u32) -> Option<Rewards> {
+        match self.proven.get(node as usize) {
+            Some(&i) if i != NONE => Some(self.proofs[i as usize]),
+            _ => None,
+        }
+    }
+
+    /// Records the proven value of `node`.
+    pub fn prove(&mut self, node: u32, value: Rewards) {
+        if self.proven.len() <= node as usize {
+            self.proven
+                .resize(self.nodes.len().max(node as usize + 1), NONE);
+        }
+        if self.proven[node as usize] == NONE {
+            self.proofs.push(value);
+            self.proven[node as usize] = (self.proofs.len() - 1) as u32;
         }
     }
 
@@ -192,6 +222,10 @@ impl<M: Copy + PartialEq> Tree<M> {
             sims: Vec::new(),
             amaf: Vec::with_capacity(self.amaf.len()),
             with_amaf: self.with_amaf,
+            // Proofs are not carried over: the terminal nodes are, and the proofs come
+            // back as iterations reach them.
+            proven: Vec::new(),
+            proofs: Vec::new(),
         };
         out.nodes.push(self.nodes[root as usize]);
         let mut stack = vec![(root, 0u32)];
