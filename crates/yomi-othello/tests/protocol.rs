@@ -213,7 +213,7 @@ fn gtp_and_nboard_play_a_chosen_agent() {
 /// Engines with small tables (as the fuzz targets build one per input, and below the
 /// smallest size, which is clamped) play legal moves.
 #[test]
-fn an_engine_with_small_tables_plays_and_solves() {
+fn engines_with_small_tables_play_legal_moves() {
     use yomi_othello::protocol::{run_gtp_with, Engine};
     for (solver_bits, search_bits) in [(10, 10), (4, 4), (0, 0)] {
         let engine = Engine::with_table_bits(solver_bits, search_bits);
