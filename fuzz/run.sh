@@ -3,6 +3,9 @@
 #
 #   fuzz/run.sh [seconds-per-target] [target...]      (default: 60 s, every target)
 #
+# "Every target" is those of this crate; `weights` (yomi-nn's weights files) lives in the
+# separate crate fuzz/nn/ (it builds burn, a long build) and runs only when named.
+#
 # Corpora live in fuzz/corpus/<target>/ (git-ignored). Each run copies in the committed
 # hand-made seeds (fuzz/seeds/<target>/), the project's own sample files (shipped GDL
 # sheets, built-in maps, examples/*.toml), and, when ../shared/data exists next to the
@@ -26,6 +29,12 @@ shift || true
 all_targets=(gdl ggp_message sgf go_gtp othello_gtp nboard obf tbsmap tubstap_protocol
     geister_protocol cgt agent_spec tournament_file records game_state)
 if [ "$#" -gt 0 ]; then targets=("$@"); else targets=("${all_targets[@]}"); fi
+fuzz_dir() { # the cargo-fuzz crate of a target
+    if [ "$1" = weights ]; then echo "$here/nn"; else echo "$here"; fi
+}
+max_len() { # weights files are larger than text inputs (the shipped network is 281 KB)
+    if [ "$1" = weights ]; then echo 1048576; else echo 65536; fi
+}
 
 if [ -z "${CARGO_TARGET_DIR:-}" ]; then
     if [ -d /work/target-fuzz ]; then export CARGO_TARGET_DIR=/work/target-fuzz
@@ -62,6 +71,9 @@ done
 copy gdl "$repo"/crates/yomi-ggp/games/*.kif
 copy tbsmap "$repo"/crates/yomi-tubstap/maps/*.tbsmap
 copy tournament_file "$repo"/examples/*.toml
+# The shipped AlphaZero network; the target itself writes small networks made by yomi-nn's
+# writers into the corpus when it starts (YOMI_FUZZ_NN_SEEDS below).
+copy weights "$repo"/crates/yomi-geister/nets/*.ynn
 if [ -d "$shared" ]; then
     echo "seeds: adding shared samples from $shared"
     copy gdl $(find "$shared/gdl" -name '*.kif' -size -64k)
@@ -82,7 +94,7 @@ echo "building ${targets[*]} (sanitizer $sanitizer, toolchain $toolchain, target
 if [ "$#" -eq 0 ]; then
     cargo "+$toolchain" fuzz build --fuzz-dir "$here" -s "$sanitizer"
 else
-    for t in "${targets[@]}"; do cargo "+$toolchain" fuzz build --fuzz-dir "$here" -s "$sanitizer" "$t"; done
+    for t in "${targets[@]}"; do cargo "+$toolchain" fuzz build --fuzz-dir "$(fuzz_dir "$t")" -s "$sanitizer" "$t"; done
 fi
 
 # ---- run -------------------------------------------------------------------------------
@@ -94,8 +106,10 @@ for t in "${targets[@]}"; do
     before=$(find "$here/artifacts/$t" -type f | wc -l)
     log="$here/logs/$t.log"
     # -timeout: an input that runs over 10 s is a finding (a hang), as is one over 2 GB.
-    cargo "+$toolchain" fuzz run --fuzz-dir "$here" -s "$sanitizer" "$t" "$here/corpus/$t" -- \
-        -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+    # YOMI_FUZZ_NN_SEEDS: where the weights target writes its generated seeds (others ignore it).
+    YOMI_FUZZ_NN_SEEDS="$here/corpus/$t" \
+    cargo "+$toolchain" fuzz run --fuzz-dir "$(fuzz_dir "$t")" -s "$sanitizer" "$t" "$here/corpus/$t" -- \
+        -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len="$(max_len "$t")" \
         -print_final_stats=1 ${JOBS:+-jobs=$JOBS -workers=$JOBS} \
         -artifact_prefix="$here/artifacts/$t/" ${FUZZ_ARGS:-} >"$log" 2>&1 || true
     after=$(find "$here/artifacts/$t" -type f | wc -l)

@@ -1,5 +1,5 @@
 //! The NBoard protocol: `parse_ggf` on the input, then `run_nboard_with` over the input
-//! bytes with a shallow, 1 ms search budget.
+//! bytes with a shallow, 1 ms search budget, on a fresh engine with small tables per input.
 #![no_main]
 use std::io::Cursor;
 use std::time::Duration;
@@ -11,7 +11,9 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
         let _ = parse_ggf(text);
     }
-    let mut engine = Engine::new();
+    // Small transposition tables: `Engine::new`'s (about 40 MiB, written in full) made
+    // building the engine most of each input's time.
+    let mut engine = Engine::with_table_bits(10, 10);
     engine.depth = 1;
     engine.exact_empties = 6;
     engine.move_time = Duration::from_millis(1);

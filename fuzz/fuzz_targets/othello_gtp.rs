@@ -1,5 +1,5 @@
 //! The Othello GTP engine: `run_gtp_with` over the input bytes, with a shallow, 1 ms search
-//! budget so that `genmove` answers at once.
+//! budget so that `genmove` answers at once, on a fresh engine with small tables per input.
 #![no_main]
 use std::io::Cursor;
 use std::time::Duration;
@@ -8,7 +8,9 @@ use libfuzzer_sys::fuzz_target;
 use yomi_othello::protocol::{run_gtp_with, Engine};
 
 fuzz_target!(|data: &[u8]| {
-    let mut engine = Engine::new();
+    // Small transposition tables: `Engine::new`'s (about 40 MiB, written in full) made
+    // building the engine most of each input's time.
+    let mut engine = Engine::with_table_bits(10, 10);
     engine.depth = 1;
     engine.exact_empties = 6;
     engine.move_time = Duration::from_millis(1);

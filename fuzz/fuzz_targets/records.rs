@@ -6,7 +6,13 @@ use libfuzzer_sys::fuzz_target;
 use yomi_core::arena::records::read_records;
 
 thread_local! {
-    static PATH: PathBuf = std::env::temp_dir().join(format!("yomi-fuzz-records-{}.jsonl", std::process::id()));
+    // One file per process, rewritten for every input; in /dev/shm (memory) where it
+    // exists, so that writing the input costs no disk i/o.
+    static PATH: PathBuf = {
+        let shm = std::path::Path::new("/dev/shm");
+        let dir = if shm.is_dir() { shm.to_path_buf() } else { std::env::temp_dir() };
+        dir.join(format!("yomi-fuzz-records-{}.jsonl", std::process::id()))
+    };
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -78,9 +78,22 @@ impl Default for Engine {
     }
 }
 
+/// The largest table size [`Engine::with_table_bits`] accepts, in bits.
+pub const MAX_TABLE_BITS: u32 = 24;
+
 impl Engine {
     /// An engine at the start position, depth 6, exact from 16 empties.
     pub fn new() -> Self {
+        Engine::with_table_bits(20, 18)
+    }
+
+    /// An engine like [`Engine::new`] whose exact solver's transposition table has
+    /// `2^solver_bits` entries and whose midgame search's has `2^search_bits`, each clamped
+    /// to `4..=MAX_TABLE_BITS` (`new` uses 20 and 18, about 40 MiB together; 24 bits are
+    /// 512 MiB and 384 MiB). Building an engine writes its whole tables, so small ones make
+    /// engines cheap where many short sessions each need a fresh one (the fuzz targets build
+    /// one per input); the searches run the same code and only keep fewer positions.
+    pub fn with_table_bits(solver_bits: u32, search_bits: u32) -> Self {
         Engine {
             state: OthelloState::start(),
             history: Vec::new(),
@@ -88,8 +101,12 @@ impl Engine {
             exact_empties: 16,
             move_time: DEFAULT_MOVE_TIME,
             agent: None,
-            solver: Solver::new(20),
-            search: AlphaBeta::new(OthelloEval::shipped(), 18, 1),
+            solver: Solver::new(solver_bits.clamp(4, MAX_TABLE_BITS)),
+            search: AlphaBeta::new(
+                OthelloEval::shipped(),
+                search_bits.clamp(4, MAX_TABLE_BITS),
+                1,
+            ),
         }
     }
 

@@ -209,3 +209,31 @@ fn gtp_and_nboard_play_a_chosen_agent() {
     assert!(Engine::with_agent("mcts:iters=-3", 1).is_err());
     assert!(Engine::with_agent("no-such-agent", 1).is_err());
 }
+
+/// Engines with small tables (as the fuzz targets build one per input, and below the
+/// smallest size, which is clamped) play legal moves.
+#[test]
+fn engines_with_small_tables_play_legal_moves() {
+    use yomi_othello::protocol::{run_gtp_with, Engine};
+    for (solver_bits, search_bits) in [(10, 10), (4, 4), (0, 0)] {
+        let engine = Engine::with_table_bits(solver_bits, search_bits);
+        let mut out = Vec::new();
+        let script = "1 genmove b\n2 genmove w\n3 genmove b\n";
+        run_gtp_with(engine, std::io::Cursor::new(script), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let mut state = OthelloState::start();
+        for id in 1..=3 {
+            let answer = text
+                .split("\n\n")
+                .find_map(|a| a.strip_prefix(&format!("={id} ")))
+                .unwrap_or_else(|| panic!("no answer {id}: {text}"));
+            let mv: Move = answer.trim().parse().unwrap();
+            let sq = mv.index().unwrap();
+            assert!(
+                state.legal() & (1u64 << sq) != 0,
+                "{answer} illegal: {text}"
+            );
+            state.play_unchecked(mv);
+        }
+    }
+}
