@@ -33,7 +33,7 @@ use yomi_othello::accuracy::{
 };
 
 use crate::arena::PyJournal;
-use crate::{json_to_py, rust, value_err};
+use crate::bridge::{json_to_py, rust, value_err};
 
 /// An absolute form of `path` (relative paths are taken from the working directory), so
 /// that a worker started elsewhere finds the same file.
