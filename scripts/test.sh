@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# The project's one test command (README.md): the Rust tests of every crate (the CLI with
-# its `nn` feature), the web board's end-to-end tests in headless Chromium among them, then
-# the Python package's tests (a fresh venv with the wheel built from crates/yomi-py). Each
-# part installs what it needs (see scripts/test-browser.sh and scripts/test-python.sh); set
-# YOMI_SKIP_PYTHON=1 or YOMI_SKIP_BROWSER=1 to leave one out.
+# The project's one test command (README.md): the module-circle check
+# (scripts/module-cycles.py, seconds, so it fails fast), the Rust tests of every crate (the
+# CLI with its `nn` feature), the web board's end-to-end tests in headless Chromium among
+# them, then the Python package's tests (a fresh venv with the wheel built from
+# crates/yomi-py). Each part installs what it needs (see scripts/test-browser.sh and
+# scripts/test-python.sh); set YOMI_SKIP_PYTHON=1 or YOMI_SKIP_BROWSER=1 to leave one out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# No import circles between the modules of a crate (scripts/module-cycles.py says what it
+# counts as a use); it needs only Python's standard library.
+python3 scripts/module-cycles.py
 
 # The browser tests live in crates/yomi-server/tests/browser.rs and run when YOMI_BROWSER=1
 # (they take turns on one browser). They run inside the one workspace `cargo test` below:

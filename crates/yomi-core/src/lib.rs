@@ -29,6 +29,7 @@ pub mod gtp;
 pub mod journal;
 pub mod limits;
 pub mod notation;
+pub mod paths;
 pub mod player;
 pub mod progress;
 pub mod registry;

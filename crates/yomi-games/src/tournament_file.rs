@@ -8,11 +8,12 @@
 //! Unknown keys are rejected by name (serde's `deny_unknown_fields` does not work together
 //! with `#[serde(flatten)]`, so the keys are checked here before deserializing).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 use yomi_core::arena::RoundRobin;
+use yomi_core::paths::resolve_in_file;
 
 /// A tournament: the game and the round robin's settings.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -89,14 +90,38 @@ impl TournamentFile {
         Ok(file)
     }
 
-    /// Reads and parses the file at `path`.
+    /// Reads and parses the file at `path`; the paths in it are relative to its directory
+    /// ([`TournamentFile::resolve_paths`]).
     ///
     /// # Errors
     /// As [`TournamentFile::parse`], and when the file cannot be read.
     pub fn read(path: &Path) -> anyhow::Result<Self> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
-        Self::parse(&text, &path.display().to_string())
+        let mut file = Self::parse(&text, &path.display().to_string())?;
+        file.resolve_paths(path);
+        Ok(file)
+    }
+
+    /// Makes the paths written in the file at `path` relative to the current directory
+    /// ([`yomi_core::paths::resolve_in_file`]): `out`, and a game named by a file
+    /// (`ggp:<sheet.kif>`, `tubstap:<map.tbsmap>`). A game name that is a bare word
+    /// (`ggp:tictactoe`, `tubstap:duel`) names a shipped game unless a file of that name
+    /// is next to the tournament file.
+    pub fn resolve_paths(&mut self, path: &Path) {
+        if let Some(out) = &mut self.round_robin.out {
+            resolve_in_file(path, out);
+        }
+        if let Some((head, what)) = self.game.split_once(':') {
+            let is_file_game =
+                head.eq_ignore_ascii_case("ggp") || head.eq_ignore_ascii_case("tubstap");
+            let mut file = PathBuf::from(what);
+            resolve_in_file(path, &mut file);
+            let bare_word = !what.contains(['/', '\\', '.']);
+            if is_file_game && file.as_path() != Path::new(what) && (!bare_word || file.exists()) {
+                self.game = format!("{head}:{}", file.display());
+            }
+        }
     }
 }
 
@@ -201,5 +226,67 @@ mod tests {
                 .unwrap_err()
         );
         assert!(e.contains("bad value"), "{e}");
+    }
+
+    #[test]
+    fn paths_in_a_file_are_relative_to_its_directory() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("sub");
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::write(dir.join("rules.kif"), "").unwrap();
+        let path = dir.join("t.toml");
+        std::fs::write(
+            &path,
+            "game = \"ggp:rules.kif\"\nagents = [\"random\"]\nout = \"records.jsonl\"\n",
+        )
+        .unwrap();
+        let file = TournamentFile::read(&path).unwrap();
+        assert_eq!(file.round_robin.out, Some(dir.join("records.jsonl")));
+        assert_eq!(
+            file.game,
+            format!("ggp:{}", dir.join("rules.kif").display())
+        );
+
+        // Absolute paths, shipped games and built-in maps stay as written.
+        let out = tmp.path().join("elsewhere.jsonl");
+        let text = format!(
+            "game = \"ggp:tictactoe\"\nagents = [\"random\"]\nout = {:?}\n",
+            out.display().to_string()
+        );
+        std::fs::write(&path, text).unwrap();
+        let file = TournamentFile::read(&path).unwrap();
+        assert_eq!(file.round_robin.out, Some(out));
+        assert_eq!(file.game, "ggp:tictactoe");
+
+        // Text without a file keeps its paths relative to the current directory.
+        let f = TournamentFile::parse(
+            "game = \"tubstap:m.tbsmap\"\nagents = [\"random\"]\nout = \"r.jsonl\"\n",
+            "t",
+        )
+        .unwrap();
+        assert_eq!(f.round_robin.out, Some(PathBuf::from("r.jsonl")));
+        assert_eq!(f.game, "tubstap:m.tbsmap");
+    }
+
+    #[test]
+    fn shipped_experiment_files_name_their_shipped_records() {
+        let experiments = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../experiments");
+        for (file, records, shipped) in [
+            (
+                "tubstap-table1.toml",
+                "tubstap-table1.jsonl",
+                "tubstap-table1.jsonl",
+            ),
+            (
+                "tubstap.toml",
+                "tubstap-table3.jsonl",
+                "tubstap-table3.jsonl.gz",
+            ),
+        ] {
+            let f = TournamentFile::read(&experiments.join(file)).unwrap();
+            assert_eq!(f.round_robin.out, Some(experiments.join(records)), "{file}");
+            assert!(experiments.join(shipped).is_file(), "{file}: {shipped}");
+            assert_eq!(f.game, "tubstap:standard", "{file}");
+        }
     }
 }

@@ -28,9 +28,9 @@
 //! uct = [204100, 153200, 203200, 39500]
 //! ```
 //!
-//! Paths are relative to the directory the command runs in. Every stage resumes: the data
-//! file and the training curves as described in their modules, and the matches from their
-//! JSONL records (`matches-<play>.jsonl`, core's arena).
+//! Paths in the file are relative to its directory ([`read_experiment`]). Every stage
+//! resumes: the data file and the training curves as described in their modules, and the
+//! matches from their JSONL records (`matches-<play>.jsonl`, core's arena).
 //!
 //! The matches can also run in chunks on other machines: [`MatchPlan`] numbers every game of
 //! every play method, plays any of them without writing a file, and opens the
@@ -43,6 +43,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use yomi_core::arena::{GameRecord, Journal, RoundRobin, TableFormat, TournamentResult};
+use yomi_core::paths::resolve_in_file;
 use yomi_core::registry::AgentRegistry;
 
 use crate::agents::{register_policy_agent, PlayMethod};
@@ -561,11 +562,16 @@ pub fn report(exp: &Experiment, curves: &[Curve], plays: &[PlayResult], command:
     s
 }
 
-/// Reads an experiment file.
+/// Reads an experiment file; the paths in it (`[data] file`, `[train] out`) are relative
+/// to its directory ([`yomi_core::paths::resolve_in_file`]).
 ///
 /// # Errors
 /// [`LearnError::Io`]; [`LearnError::BadFile`] for TOML errors and unknown keys.
 pub fn read_experiment(path: &Path) -> Result<Experiment, LearnError> {
     let text = std::fs::read_to_string(path).map_err(|e| LearnError::io(path, e))?;
-    toml::from_str(&text).map_err(|e| LearnError::bad(path, None, e.to_string()))
+    let mut exp: Experiment =
+        toml::from_str(&text).map_err(|e| LearnError::bad(path, None, e.to_string()))?;
+    resolve_in_file(path, &mut exp.data.file);
+    resolve_in_file(path, &mut exp.train.out);
+    Ok(exp)
 }

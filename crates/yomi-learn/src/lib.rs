@@ -45,6 +45,7 @@
 
 pub mod agents;
 pub mod algorithms;
+pub mod curve;
 pub mod data;
 pub mod error;
 pub mod eval;

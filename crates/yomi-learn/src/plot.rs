@@ -9,8 +9,8 @@ use std::path::Path;
 use yomi_plot::{write_png, Panel, RGBColor, Series};
 
 use crate::algorithms::Method;
+use crate::curve::{Curve, CurvePoint};
 use crate::error::LearnError;
-use crate::train::Curve;
 
 /// The colour of a method's line.
 pub fn colour(method: Method) -> RGBColor {
@@ -36,7 +36,7 @@ fn chart(
     y_label: &str,
     curves: &[Curve],
     y_max: f64,
-    value: impl Fn(&crate::train::CurvePoint) -> f64,
+    value: impl Fn(&CurvePoint) -> f64,
 ) -> Result<(), LearnError> {
     let x_max = curves
         .iter()

@@ -29,7 +29,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use yomi_core::journal::{no_check, Journal, JournalEntry, JournalError, HEADER_KEY};
+use yomi_core::journal::{no_check, Journal, JournalError, HEADER_KEY};
 use yomi_core::rng::derive_seed;
 use yomi_core::Rng;
 
@@ -38,6 +38,8 @@ use crate::error::LearnError;
 use crate::eval::evaluate;
 use crate::features::FeatureGame;
 use crate::policy::LinearPolicy;
+
+pub use crate::curve::{Curve, CurvePoint};
 
 const EVAL_SALT: u64 = 0x4556_414c; // "EVAL"
 
@@ -86,35 +88,6 @@ fn default_eval_sims() -> u32 {
     100
 }
 
-/// One row of a training curve (a line of the training log).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CurvePoint {
-    /// Iterations done (0: before training).
-    pub iteration: usize,
-    /// Correct rate on the test states.
-    pub cr: f64,
-    /// Mean squared error on the test states.
-    pub mse: f64,
-    /// Seconds the iteration's training took.
-    pub seconds: f64,
-}
-
-impl JournalEntry for CurvePoint {
-    /// The iteration.
-    type Key = usize;
-
-    fn key(&self) -> usize {
-        self.iteration
-    }
-
-    /// The same iteration twice is the same work when all but its time agree.
-    fn same_work(&self, other: &Self) -> bool {
-        (self.iteration, self.cr.to_bits(), self.mse.to_bits())
-            == (other.iteration, other.cr.to_bits(), other.mse.to_bits())
-    }
-}
-
 /// What decides a method's training curve: its training log's settings header. (The
 /// labelled states are the data file's, whose own header is checked when it is made.)
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -135,15 +108,6 @@ pub struct TrainSettings {
     pub seed: u64,
     /// The learning parameters.
     pub params: LearnParams,
-}
-
-/// The curve of one method.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Curve {
-    /// The method.
-    pub method: Method,
-    /// One point per iteration, from 0.
-    pub points: Vec<CurvePoint>,
 }
 
 /// The weights file of `method` after iteration `k`.

@@ -202,6 +202,27 @@ fn bad_experiment_files_are_typed_errors() {
 }
 
 #[test]
+fn paths_in_an_experiment_file_are_relative_to_its_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("sub");
+    std::fs::create_dir(&dir).unwrap();
+    let out = tmp.path().join("runs/out");
+    let path = dir.join("e.toml");
+    std::fs::write(
+        &path,
+        format!(
+            "game = \"nim\"\n[data]\nfile = \"d/data.jsonl\"\nstates = 3\n\
+             [train]\nout = {:?}\ntrain = 2\ntest = 1\niterations = 1\n",
+            out.display().to_string()
+        ),
+    )
+    .unwrap();
+    let e = yomi_learn::experiment::read_experiment(&path).unwrap();
+    assert_eq!(e.data.file, dir.join("d/data.jsonl"));
+    assert_eq!(e.train.out, out, "an absolute path is kept");
+}
+
+#[test]
 fn the_shipped_experiment_files_read() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../experiments");
     let mut n = 0;
@@ -215,6 +236,14 @@ fn the_shipped_experiment_files_read() {
             let m = e.matches.expect("matches");
             assert!(m.paper.is_some(), "{name}: the paper's numbers");
             assert!(e.train.train + e.train.test <= e.data.states, "{name}");
+            // Its results live in experiments/<name without .toml>/, wherever it runs from.
+            let results = root.join(name.trim_end_matches(".toml"));
+            assert_eq!(e.train.out, results, "{name}");
+            assert_eq!(e.data.file, results.join("data.jsonl"), "{name}");
+            if results.is_dir() {
+                assert!(e.data.file.is_file(), "{name}: shipped data");
+                assert!(results.join("matches-uct.jsonl").is_file(), "{name}");
+            }
             n += 1;
         }
     }

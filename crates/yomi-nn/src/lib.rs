@@ -29,6 +29,7 @@
 pub mod az;
 mod checkpoint;
 pub mod config;
+pub mod cycle_log;
 pub mod device;
 pub mod dqn;
 pub mod learner;

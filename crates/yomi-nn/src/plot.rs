@@ -9,7 +9,7 @@ use std::path::Path;
 
 use yomi_plot::{write_png, Panel, RGBColor, Series, BLACK, BLUE, RED};
 
-use crate::train::LogRow;
+use crate::cycle_log::LogRow;
 use crate::NnError;
 
 const OPPONENT_COLORS: [RGBColor; 6] = [

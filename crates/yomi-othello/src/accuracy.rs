@@ -31,8 +31,8 @@
 //! - **Report** ([`report`]): markdown with one table per paper table (ours beside the
 //!   paper's numbers, [`PAPER`]), 95 % Wilson intervals, N per cell and the label kinds.
 //!
-//! The experiment is described by a TOML file ([`AccuracyConfig::parse`]);
-//! `experiments/othello-accuracy.toml` is the paper's setup.
+//! The experiment is described by a TOML file ([`AccuracyConfig::read`]; its paths are
+//! relative to its directory); `experiments/othello-accuracy.toml` is the paper's setup.
 
 use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
@@ -45,6 +45,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 use yomi_core::arena::score_estimate;
 use yomi_core::journal::{self, Journal, JournalEntry, JournalError, LOCKED_MESSAGE};
+use yomi_core::paths::resolve_in_file;
 use yomi_core::progress::{Display, Progress};
 use yomi_core::rng::derive_seed;
 use yomi_core::spec::SpecError;
@@ -73,7 +74,8 @@ pub struct Variant {
 pub struct SetFile {
     /// Moves played before its positions (S).
     pub stage: u32,
-    /// The test-set file ([`crate::testsets`] format), relative to the working directory.
+    /// The test-set file ([`crate::testsets`] format); in an experiment file, relative to
+    /// the file's directory ([`AccuracyConfig::resolve_paths`]).
     pub file: PathBuf,
 }
 
@@ -219,6 +221,33 @@ impl AccuracyConfig {
             toml::from_str(text).map_err(|e| AccuracyError::Config(e.to_string()))?;
         cfg.check()?;
         Ok(cfg)
+    }
+
+    /// Reads the experiment file at `path` ([`AccuracyConfig::parse`]); the paths in it are
+    /// relative to its directory ([`AccuracyConfig::resolve_paths`]).
+    ///
+    /// # Errors
+    /// [`AccuracyError::Io`] when the file cannot be read; as [`AccuracyConfig::parse`].
+    pub fn read(path: &Path) -> Result<Self, AccuracyError> {
+        let text = std::fs::read_to_string(path).map_err(|source| AccuracyError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let mut cfg = Self::parse(&text)?;
+        cfg.resolve_paths(path);
+        Ok(cfg)
+    }
+
+    /// Makes the paths written in the experiment file at `file` (`out`, `report`, each
+    /// set's `file`) relative to the current directory
+    /// ([`yomi_core::paths::resolve_in_file`]). Text parsed without a file keeps its paths
+    /// relative to the current directory.
+    pub fn resolve_paths(&mut self, file: &Path) {
+        resolve_in_file(file, &mut self.out);
+        resolve_in_file(file, &mut self.report);
+        for set in &mut self.sets {
+            resolve_in_file(file, &mut set.file);
+        }
     }
 
     /// Checks the settings (see [`AccuracyConfig::parse`]; agent specs are built by [`run`]).

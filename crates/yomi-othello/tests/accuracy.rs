@@ -123,8 +123,20 @@ fn reduced_run_writes_records_and_report_and_resumes() {
 fn shipped_experiment_file_parses_and_names_tables_1_to_6() {
     let path =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../experiments/othello-accuracy.toml");
-    let cfg = AccuracyConfig::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let cfg = AccuracyConfig::read(&path).unwrap();
     assert_eq!(cfg.playouts, vec![10000, 30000, 50000]);
+    // Its paths are relative to experiments/: the records and report land there, and the
+    // test sets are the crate's shipped ones (the command runs from the repository root).
+    let experiments = path.parent().unwrap();
+    assert_eq!(cfg.out, experiments.join("othello-accuracy.jsonl"));
+    assert_eq!(cfg.report, experiments.join("othello-accuracy.md"));
+    for set in &cfg.sets {
+        let shipped = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../crates/yomi-othello/data/testsets")
+            .join(format!("s{}.txt", set.stage));
+        assert_eq!(set.file, shipped);
+        assert!(set.file.is_file(), "{}", set.file.display());
+    }
     let mut tables: Vec<u32> = cfg.variants.iter().filter_map(|v| v.table).collect();
     tables.sort_unstable();
     assert_eq!(tables, vec![1, 2, 3, 4, 5, 6]);
@@ -139,6 +151,34 @@ fn shipped_experiment_file_parses_and_names_tables_1_to_6() {
     // Every paper cell is for a table the file names, at S = 20 or 30.
     assert_eq!(accuracy::PAPER.len(), 36);
     assert_eq!(accuracy::paper(6, 20, 10000), Some((90.67, 302.0)));
+}
+
+#[test]
+fn paths_in_an_experiment_file_are_relative_to_its_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("sub");
+    std::fs::create_dir(&dir).unwrap();
+    let report = tmp.path().join("elsewhere.md");
+    let text = format!(
+        "playouts = [100]\nout = \"a.jsonl\"\nreport = {:?}\n\
+         [[set]]\nstage = 50\nfile = \"../sets/s50.txt\"\n\
+         [[variant]]\nname = \"x\"\nagent = \"uct\"\n",
+        report.display().to_string()
+    );
+    let path = dir.join("e.toml");
+    std::fs::write(&path, &text).unwrap();
+    let cfg = AccuracyConfig::read(&path).unwrap();
+    assert_eq!(cfg.out, dir.join("a.jsonl"));
+    assert_eq!(cfg.report, report, "an absolute path is kept");
+    assert_eq!(cfg.sets[0].file, tmp.path().join("sets/s50.txt"));
+    // Text without a file keeps its paths relative to the current directory.
+    let cfg = AccuracyConfig::parse(&text).unwrap();
+    assert_eq!(cfg.out, PathBuf::from("a.jsonl"));
+    assert_eq!(cfg.sets[0].file, PathBuf::from("../sets/s50.txt"));
+    // A file that cannot be read is an I/O error naming it.
+    let missing = dir.join("missing.toml");
+    let e = AccuracyConfig::read(&missing).unwrap_err().to_string();
+    assert!(e.contains("missing.toml"), "{e}");
 }
 
 #[test]

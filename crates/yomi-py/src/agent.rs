@@ -13,8 +13,8 @@ use pyo3::types::{PyDict, PyList};
 use yomi_core::spec::AgentSpec;
 use yomi_games::{DynAgent, DynAnalysis, DynGame};
 
+use crate::bridge::{dyn_err, rust, value_err};
 use crate::game::{GameArg, PyState};
-use crate::{dyn_err, rust, value_err};
 
 /// What `Agent.__reduce__` returns: the class and its arguments.
 type Reduced<'py> = (Bound<'py, PyAny>, (String, Option<String>, u64));

@@ -21,7 +21,7 @@ use yomi_core::Game;
 use yomi_games::tournament_file::TournamentFile;
 use yomi_games::{GameChoice, GameCommand};
 
-use crate::{json_to_py, rust, value_err};
+use crate::bridge::{json_to_py, rust, value_err};
 
 /// The Python exception for an arena error: file trouble is `OSError`, the rest
 /// `ValueError`.

@@ -90,11 +90,11 @@ impl<G: ActionSpace> EnvCore for Core<G> {
             }
             Turn::Simultaneous => {
                 obs.fill(0.0);
-                *player = crate::SIMULTANEOUS;
+                *player = crate::bridge::SIMULTANEOUS;
             }
             Turn::Terminal => {
                 obs.fill(0.0);
-                *player = crate::TERMINAL;
+                *player = crate::bridge::TERMINAL;
             }
         }
     }

@@ -33,7 +33,7 @@ use yomi_othello::accuracy::{
 };
 
 use crate::arena::PyJournal;
-use crate::{json_to_py, rust, value_err};
+use crate::bridge::{json_to_py, rust, value_err};
 
 /// An absolute form of `path` (relative paths are taken from the working directory), so
 /// that a worker started elsewhere finds the same file.
@@ -127,7 +127,8 @@ impl PyAccuracyJournal {
         let text = std::fs::read_to_string(&path)
             .map_err(|e| PyOSError::new_err(format!("{}: {e}", path.display())))?;
         let origin = |e: AccuracyError| value_err(format!("{}: {e}", path.display()));
-        let cfg = AccuracyConfig::parse(&text).map_err(origin)?;
+        let mut cfg = AccuracyConfig::parse(&text).map_err(origin)?;
+        cfg.resolve_paths(&path);
         let mut value = serde_json::to_value(&cfg).map_err(|e| value_err(e.to_string()))?;
         merge(&mut value, overrides_json)?;
         let cfg = accuracy_config(&value.to_string())?;

@@ -14,7 +14,7 @@ use pyo3::types::{PyDict, PyList};
 use yomi_core::{Dynamics, GameFacts, Information, TensorShape, Utility};
 use yomi_games::{Actor, DynGame, DynState, BUILT_IN};
 
-use crate::{dyn_err, guard, ndarray, value_err};
+use crate::bridge::{dyn_err, guard, ndarray, value_err};
 
 /// A game chosen by name (`yomi.load_game`).
 #[pyclass(name = "Game", module = "yomi", frozen)]

@@ -27,7 +27,7 @@ use yomi_nn::replay::{samples_from_bytes, samples_to_bytes};
 use yomi_nn::selfplay::{self_play_chunk, SelfPlayBatch, SelfPlayOutput, SelfPlayRunner};
 use yomi_nn::{NetSpec, NnError, TrainConfig, Trainer};
 
-use crate::{json_to_py, rust, value_err};
+use crate::bridge::{json_to_py, rust, value_err};
 
 /// A Python exception for a [`NnError`]: file errors are `OSError`, everything else about
 /// the caller's input a `ValueError`.

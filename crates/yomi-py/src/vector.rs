@@ -23,8 +23,8 @@ use yomi_core::{Dynamics, Rng};
 use yomi_games::{DynGame, GameChoice};
 
 use crate::batch::{self, EnvCore};
+use crate::bridge::{rust, value_err};
 use crate::game::{GameArg, PyGame, PyState};
-use crate::{rust, value_err};
 
 /// One game of the vector, with its random generator (for `step_random`).
 struct Env {
@@ -406,7 +406,8 @@ impl PyVectorEnv {
     ) -> PyResult<Bound<'py, PyTuple>> {
         let actions = Self::read_actions(py, actions, self.envs.len())?;
         let this = &mut *self;
-        rust(py, || this.run(Some(&actions)))?.map_err(crate::IllegalActionError::new_err)?;
+        rust(py, || this.run(Some(&actions)))?
+            .map_err(crate::bridge::IllegalActionError::new_err)?;
         self.step_result(py)
     }
 
@@ -431,7 +432,7 @@ impl PyVectorEnv {
         let state = self
             .game
             .state_from_string(&env.core.serialize())
-            .map_err(crate::dyn_err)?;
+            .map_err(crate::bridge::dyn_err)?;
         Ok(PyGame::load_from(self.spec.clone(), self.game.clone()).state(state))
     }
 

@@ -215,6 +215,7 @@ fn accuracy_config(args: &AccuracyArgs) -> anyhow::Result<AccuracyConfig> {
         .map_err(|e| usage(format!("{}: {e}", args.file.display())))?;
     let mut cfg =
         AccuracyConfig::parse(&text).map_err(|e| usage(format!("{}: {e}", args.file.display())))?;
+    cfg.resolve_paths(&args.file);
     if let Some(n) = args.positions {
         cfg.positions = Some(n);
     }

@@ -12,7 +12,7 @@ use yomi_tubstap::client::{self, ClientConfig, DEFAULT_PORT};
 use yomi_tubstap::experiment;
 use yomi_tubstap::{maps, TbsMap, Tubstap};
 
-use crate::commands::matches::{arena_error, summary, validate_agents};
+use crate::commands::round_robin::{arena_error, summary, validate_agents};
 use crate::commands::{emit, table_format};
 use crate::error::{seconds_option, usage};
 use crate::games::GameChoice;

@@ -40,9 +40,9 @@ use super::qnet::{QNet, QNetSpec};
 use super::replay::{mask_words, Transition, TransitionBuffer};
 use super::{check_game, epsilon_greedy, td_target, LegalSet};
 use crate::checkpoint::CheckpointDir;
+use crate::cycle_log::{EvalResult, LogRow};
 use crate::net::{build_seeded, write_atomic};
 use crate::selfplay::outcome_for;
-use crate::train::{EvalResult, LogRow};
 use crate::NnError;
 
 /// Checkpoint format version.

@@ -1,4 +1,5 @@
-//! One module per command; each turns parsed arguments into calls of `yomi-core`.
+//! One module per command; each turns parsed arguments into calls of `yomi-core`. `round_robin`
+//! holds what the commands that play matches share.
 
 pub mod agents;
 pub mod bench;
@@ -7,6 +8,7 @@ pub mod games;
 pub mod matches;
 pub mod play;
 pub mod report;
+pub mod round_robin;
 pub mod tournament;
 
 use std::io::Write;

@@ -5,7 +5,7 @@ use yomi_core::arena::RoundRobin;
 use yomi_core::registry::AgentRegistry;
 use yomi_core::Game;
 
-use super::matches::summary;
+use super::round_robin::summary;
 use crate::cli::TournamentArgs;
 use crate::games::{GameChoice, GameCommand};
 use crate::tournament_file::TournamentFile;
