@@ -11,22 +11,9 @@
 use super::results::PROOF_EPSILON;
 use super::tree::{NONE, SIMULTANEOUS, TERMINAL};
 use super::{Expander, LeafEvaluator, Selection};
-use super::{Step, Worker};
+use super::{Outcome, Step, Worker};
 use crate::game::Game;
 use crate::player::{Player, Rewards};
-
-/// What the evaluation of one iteration's leaf gave, for the backup.
-pub(super) struct Outcome {
-    /// The rewards, normalised to `[0, 1]`.
-    pub(super) rewards: Rewards,
-    /// The memo entry whose features stand for this iteration's, when the result came
-    /// from the memo.
-    pub(super) features_from_memo: Option<usize>,
-    /// The leaf was terminal (no playout, no features).
-    pub(super) terminal: bool,
-    /// A playout was run (its moves count for RAVE).
-    pub(super) played_out: bool,
-}
 
 impl<G, S, L, X> Worker<G, S, L, X>
 where

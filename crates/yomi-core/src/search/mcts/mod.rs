@@ -90,7 +90,6 @@ use crate::game::{Game, Information, Turn};
 use crate::player::{Player, Rewards, MAX_PLAYERS};
 use crate::rng::{derive_seed, Rng};
 use crate::search::StopSignal;
-use backup::Outcome;
 use tree::{
     AmafStat, Edge, EdgeExtra, Node, SimNode, Tree, NONE, SIMULTANEOUS, TERMINAL, UNEXPANDED,
 };
@@ -103,6 +102,19 @@ struct Step {
     player: u8,
     /// Count the visit on the node too (false for the 2nd.. players of a simultaneous node).
     count_node: bool,
+}
+
+/// What the evaluation of one iteration's leaf gave, for the backup.
+struct Outcome {
+    /// The rewards, normalised to `[0, 1]`.
+    rewards: Rewards,
+    /// The memo entry whose features stand for this iteration's, when the result came
+    /// from the memo.
+    features_from_memo: Option<usize>,
+    /// The leaf was terminal (no playout, no features).
+    terminal: bool,
+    /// A playout was run (its moves count for RAVE).
+    played_out: bool,
 }
 
 /// One tree and the plug-ins that grow it. Single-threaded; [`Mcts`] runs several.
