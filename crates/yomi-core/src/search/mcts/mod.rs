@@ -253,7 +253,7 @@ where
                 }
             }
             // A proven root has nothing left to learn.
-            if self.solving && self.tree.proof(0).is_some() {
+            if self.solving && self.tree.is_proven(0) {
                 break;
             }
             self.iterate(game, root);
@@ -707,7 +707,7 @@ where
         loop {
             let n = self.tree.nodes[node as usize];
             // A proven node below the root is a leaf whose value is known.
-            if self.solving && node != 0 && self.tree.proof(node).is_some() {
+            if self.solving && node != 0 && self.tree.is_proven(node) {
                 leaf_node = Some(node);
                 break;
             }

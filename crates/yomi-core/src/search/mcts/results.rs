@@ -31,6 +31,16 @@ impl<M> RootChild<M> {
     pub fn mean(&self) -> Option<f64> {
         (self.visits > 0).then(|| self.total / self.visits as f64)
     }
+
+    /// The solver proved the move gives the searching player the highest reward.
+    pub fn proven_won(&self) -> bool {
+        self.proven.is_some_and(|v| v >= 1.0 - PROOF_EPSILON)
+    }
+
+    /// The solver proved the move gives the searching player the lowest reward.
+    pub fn proven_lost(&self) -> bool {
+        self.proven.is_some_and(|v| v <= PROOF_EPSILON)
+    }
 }
 
 /// How close to the top (bottom) of the normalised range a proven value must be to count
@@ -80,30 +90,22 @@ impl<M: Copy> SearchResult<M> {
         }
         // A proven win is played whatever the rule; proven losses are avoided while
         // another move is left.
-        if let Some(win) = self
-            .children
-            .iter()
-            .find(|c| c.proven.is_some_and(|v| v >= 1.0 - PROOF_EPSILON))
-        {
+        if let Some(win) = self.children.iter().find(|c| c.proven_won()) {
             return Some(win.mv);
         }
-        if self
-            .children
-            .iter()
-            .any(|c| c.proven.is_some_and(|v| v <= PROOF_EPSILON))
-            && self
-                .children
-                .iter()
-                .any(|c| !c.proven.is_some_and(|v| v <= PROOF_EPSILON))
-        {
+        let lost = self.children.iter().filter(|c| c.proven_lost()).count();
+        if lost > 0 && lost < self.children.len() {
             let rest = SearchResult {
                 children: self
                     .children
                     .iter()
-                    .filter(|c| !c.proven.is_some_and(|v| v <= PROOF_EPSILON))
+                    .filter(|c| !c.proven_lost())
                     .cloned()
                     .collect(),
-                ..self.clone()
+                iterations: self.iterations,
+                elapsed: self.elapsed,
+                nodes: self.nodes,
+                stopped: self.stopped,
             };
             return rest.choose(rule, rng);
         }

@@ -155,6 +155,12 @@ impl<M: Copy + PartialEq> Tree<M> {
         }
     }
 
+    /// Whether `node` is proven (cheaper than [`Tree::proof`] on the descent).
+    #[inline]
+    pub fn is_proven(&self, node: u32) -> bool {
+        self.proven.get(node as usize).is_some_and(|&i| i != NONE)
+    }
+
     /// Records the proven value of `node`.
     pub fn prove(&mut self, node: u32, value: Rewards) {
         if self.proven.len() <= node as usize {
