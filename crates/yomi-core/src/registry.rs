@@ -387,7 +387,7 @@ fn register_core<G: Game>(r: &mut AgentRegistry<G>) {
                     expected: "a two-player game with sequential moves".into(),
                 });
             }
-            let name = p_spec_name(p);
+            let name = p.spec().to_string();
             let depth: u32 = p.get("depth", 6, "a positive integer")?;
             positive(p, "depth", depth, &depth.to_string())?;
             let time: Option<f64> = p.get_opt("time", "seconds")?;
@@ -407,10 +407,6 @@ fn register_core<G: Game>(r: &mut AgentRegistry<G>) {
             }))
         }),
     );
-}
-
-fn p_spec_name(p: &SpecParams<'_>) -> String {
-    p.spec().to_string()
 }
 
 #[cfg(test)]
