@@ -312,8 +312,9 @@ pub fn read_lines(path: &Path) -> Result<NumberedLines, JournalError> {
     complete_lines(path, &bytes)
 }
 
-/// The settings of a header line, or `None` when `line` is not a header.
-fn header_settings(line: &str) -> Option<Value> {
+/// The settings of a header line, or `None` when `line` is not a header (readers that
+/// tell one kind of journal from another by its settings use it).
+pub fn header_settings(line: &str) -> Option<Value> {
     let value: Value = serde_json::from_str(line).ok()?;
     let header = value.as_object()?.get(HEADER_KEY)?;
     Some(header.get("settings").cloned().unwrap_or(Value::Null))

@@ -145,6 +145,77 @@ impl JournalEntry for MatchRecord {
     }
 }
 
+impl MatchRecord {
+    /// This match in the arena's record format ([`yomi_core::arena::GameRecord`]), which
+    /// `yomi report` and `yomi export` read for every command that records games; `None`
+    /// for a failed match (a player never answered `start`: nothing was played). Seat `i`
+    /// is role `i`, labelled by the address of the player that held it; the returns are
+    /// the goal values and the results follow them. `index` is the match's number in its
+    /// series (its pairing is 0) and the seed the one its substitute moves came from
+    /// ([`derive_seed`] of the series seed and the index). The setup fingerprint is the
+    /// game's name's (a host journal names its game, not a start position); each joint
+    /// move is written `[m0 m1 ...]` as the arena writes joint moves. A match cut off at
+    /// the step limit ends as the arena's turn limit; substituted moves (late or illegal
+    /// replies) do not forfeit in GGP, so they change nothing here. No final state is
+    /// stored (empty).
+    pub fn to_arena(
+        &self,
+        index: usize,
+        settings: &SeriesSettings,
+    ) -> Option<yomi_core::arena::GameRecord> {
+        use yomi_core::arena::{self, seat_results, Termination};
+        if self.failed.is_some() {
+            return None;
+        }
+        let roles = self.roles.len();
+        let moves = self
+            .moves
+            .iter()
+            .map(|joint| match joint.as_slice() {
+                [one] => one.clone(),
+                all => format!("[{}]", all.join(" ")),
+            })
+            .collect();
+        let mut seat_seconds = vec![0.0; roles];
+        for step in &self.reply_seconds {
+            for (total, s) in seat_seconds.iter_mut().zip(step) {
+                *total += s;
+            }
+        }
+        let played = arena::PlayedGame {
+            moves,
+            returns: self.goals.clone(),
+            results: seat_results(&self.goals),
+            turns: self.moves.len(),
+            termination: if self.finished {
+                Termination::Terminal
+            } else {
+                Termination::TurnLimit
+            },
+            final_state: String::new(),
+            seconds: self.seconds,
+            seat_seconds,
+            seat_moves: vec![self.moves.len(); roles],
+        };
+        Some(arena::GameRecord::new(
+            &self.game,
+            &arena::setup_fingerprint(&self.game),
+            0,
+            index,
+            derive_seed(settings.seed, index as u64),
+            self.players.clone(),
+            settings.max_steps,
+            played,
+        ))
+    }
+
+    /// The match's number in its series, read from the id the host gave it
+    /// (`yomi.<game>.<seed>.<k>`); `None` for an id of another form.
+    pub fn series_index(&self) -> Option<usize> {
+        self.match_id.rsplit('.').next()?.parse().ok()
+    }
+}
+
 /// What decides a series of matches: the records journal's settings header.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SeriesSettings {

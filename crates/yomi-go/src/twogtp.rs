@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 use yomi_core::journal::{no_check, Journal, JournalEntry, JournalError};
 use yomi_core::Game;
 
+use crate::error::ConfigError;
 use crate::game::{GoGame, GoState, Rules};
 use crate::gtp_client::{GtpClient, GtpClientError};
 use crate::vertex::{Color, Vertex};
@@ -91,6 +92,100 @@ impl JournalEntry for GameRecord {
     type Key = usize;
     fn key(&self) -> usize {
         self.game
+    }
+}
+
+impl GameRecord {
+    /// This game in the arena's record format ([`yomi_core::arena::GameRecord`]), which
+    /// `yomi report` and `yomi export` read for every command that records games. Seat 0
+    /// is Black; a seat is labelled by its engine's command line as `config` gives it. The
+    /// setup fingerprint is that of the match's start position (board size and komi), as
+    /// the arena writes it for Go; the record carries no seed (0), its pairing is 0 and
+    /// its index the game's. A forfeit (`B+F` / `W+F`) ends as the arena's agent error of
+    /// the loser's seat, the move limit as its turn limit, passes and resignation as a
+    /// finished game. The final state is the position after replaying the moves, or empty
+    /// when a move does not replay under yomi's rules.
+    ///
+    /// # Errors
+    /// A board size or komi in `config` that yomi's Go refuses.
+    pub fn to_arena(
+        &self,
+        config: &MatchConfig,
+    ) -> Result<yomi_core::arena::GameRecord, ConfigError> {
+        use yomi_core::arena::{self, seat_results, Termination};
+        let game = GoGame::with_rules(
+            config.size,
+            Rules {
+                komi: config.komi,
+                ..Rules::default()
+            },
+        )?;
+        let mut state = game.initial_state();
+        let setup = arena::setup_fingerprint(&game.format_state(&state));
+        let replayed = self.moves.iter().all(|text| {
+            game.parse_move(&state, text)
+                .ok()
+                .is_some_and(|mv| game.play(&mut state, mv).is_ok())
+        });
+        // Seat 0 is Black: the first engine's seat is 0 when it played Black.
+        let first_seat = if self.first_black { 0 } else { 1 };
+        let seat_of = |side: Side| match side {
+            Side::First => first_seat,
+            Side::Second => 1 - first_seat,
+        };
+        let returns = match self.winner {
+            Some(side) if seat_of(side) == 0 => vec![1.0, -1.0],
+            Some(_) => vec![-1.0, 1.0],
+            None => vec![0.0, 0.0],
+        };
+        let termination = match self.end.as_str() {
+            "forfeit" => Termination::AgentError {
+                seat: self.winner.map_or(0, |w| 1 - seat_of(w)),
+                reason: format!("forfeit ({})", self.result),
+            },
+            "move limit" => Termination::TurnLimit,
+            _ => Termination::Terminal,
+        };
+        let (first, second) = (config.first.clone(), config.second.clone());
+        let seats = if self.first_black {
+            vec![first, second]
+        } else {
+            vec![second, first]
+        };
+        let mut seat_seconds = vec![0.0; 2];
+        seat_seconds[first_seat] = self.seconds[0];
+        seat_seconds[1 - first_seat] = self.seconds[1];
+        let n = self.moves.len();
+        let played = arena::PlayedGame {
+            moves: self.moves.clone(),
+            results: seat_results(&returns),
+            returns,
+            turns: n,
+            termination,
+            final_state: if replayed {
+                game.format_state(&state)
+            } else {
+                String::new()
+            },
+            seconds: self.seconds[0] + self.seconds[1],
+            seat_seconds,
+            seat_moves: vec![n.div_ceil(2), n / 2],
+        };
+        let turn_limit = if config.max_moves == 0 {
+            3 * config.size * config.size
+        } else {
+            config.max_moves
+        };
+        Ok(arena::GameRecord::new(
+            &game.facts().name,
+            &setup,
+            0,
+            self.game,
+            0,
+            seats,
+            turn_limit,
+            played,
+        ))
     }
 }
 

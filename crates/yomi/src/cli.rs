@@ -105,19 +105,23 @@ pub enum Command {
     Bench(BenchArgs),
     /// Print the standings of an existing records file.
     #[command(
-        long_about = "Read a JSONL records file written by `yomi match` or `yomi tournament` \
-                      and print its standings and cross table, without playing anything.",
+        long_about = "Read a JSONL records file and print its standings and cross table, \
+                      without playing anything. Every command that records games writes one \
+                      it reads: `yomi match`, `tournament`, `play --out`, the web board, \
+                      `yomi go twogtp` (a match journal) and `yomi ggp host` (a series \
+                      journal; failed matches are not counted).",
         after_help = "Example:\n  yomi report c4.jsonl --markdown"
     )]
     Report(ReportArgs),
     /// Write the games of a records file as SGF (Go), GGF (Othello) or move lists.
     #[command(
         long_about = "Read a records file (`yomi match`, `tournament`, `play --out`, the web \
-                      board, or a `yomi go twogtp` match journal), replay every game through \
-                      the rules and write it in the format its community reads: SGF for Go \
-                      (an SGF collection, players and result in the root), GGF for Othello \
-                      (one game per line), a numbered move list with each mover for the \
-                      other games.",
+                      board, a `yomi go twogtp` match journal or a `yomi ggp host` series \
+                      journal), replay every game through the rules and write it in the \
+                      format its community reads: SGF for Go (an SGF collection, players and \
+                      result in the root), GGF for Othello (one game per line), a numbered \
+                      move list with each mover for the other games (GGP matches: each \
+                      step's moves by role).",
         after_help = "Examples:\n  yomi match go:9 mcts:iters=500 random --games 2 --out go.jsonl\n  \
                       yomi export go.jsonl --out go.sgf\n  yomi export othello.jsonl --format ggf"
     )]
@@ -281,7 +285,7 @@ pub struct BenchArgs {
 /// Arguments of `yomi export`.
 #[derive(Args, Debug)]
 pub struct ExportArgs {
-    /// The JSONL records file (or a `yomi go twogtp` journal).
+    /// The JSONL records file (or a `yomi go twogtp` or `yomi ggp host` journal).
     #[arg(value_name = "FILE.jsonl")]
     pub file: PathBuf,
     /// The format: `auto` picks SGF for Go, GGF for Othello and a move list otherwise.
@@ -308,7 +312,7 @@ pub enum ExportFormat {
 /// Arguments of `yomi report`.
 #[derive(Args, Debug)]
 pub struct ReportArgs {
-    /// The JSONL records file.
+    /// The JSONL records file (or a `yomi go twogtp` or `yomi ggp host` journal).
     #[arg(value_name = "FILE.jsonl")]
     pub file: PathBuf,
     /// Print the tables as Markdown.

@@ -1,8 +1,9 @@
 //! `yomi export FILE`: the games of a records file in the formats each community reads —
 //! SGF for Go, GGF for Othello, a numbered move list for every other game.
 //!
-//! It reads the arena's records (`yomi match`, `tournament`, `play --out`, the web board)
-//! and `yomi go twogtp`'s match journals. Every game is replayed through the rules before
+//! It reads every command's records ([`super::records`]): the arena's (`yomi match`,
+//! `tournament`, `play --out`, the web board), `yomi go twogtp`'s match journals (SGF) and
+//! `yomi ggp host`'s series journals (move lists, each step's moves by role). Every game is replayed through the rules before
 //! it is written, so an exported file holds only legal games; a record whose game or
 //! variant cannot be rebuilt (a GDL sheet or TUBSTAP map not at hand, another start
 //! position) is written as a move list without replay, with a warning.
@@ -10,9 +11,10 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use super::records::RecordsFile;
 use crate::games::{GameChoice, GameCommand};
 use anyhow::{bail, Context};
-use yomi_core::arena::{read_records, setup_fingerprint, GameRecord, SeatResult, Termination};
+use yomi_core::arena::{setup_fingerprint, GameRecord, SeatResult, Termination};
 use yomi_core::registry::AgentRegistry;
 use yomi_core::{Game, Turn};
 use yomi_go::sgf::SgfGame;
@@ -41,12 +43,15 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
 /// An unreadable file, a record that does not replay, or a format that does not fit the
 /// game (`--format sgf` on Othello).
 pub fn export_file(path: &Path, format: ExportFormat) -> anyhow::Result<String> {
-    let lines = yomi_core::journal::read_lines(path)
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    if let Some(config) = lines.first().and_then(|(_, l)| twogtp_settings(l)) {
-        return export_twogtp(path, &config, &lines[1..], format);
-    }
-    let records = read_records(path).context("cannot read the records")?;
+    let records = match RecordsFile::read(path)? {
+        RecordsFile::Arena(records) => records,
+        RecordsFile::Twogtp { config, games } => {
+            return export_twogtp(path, &config, &games, format)
+        }
+        RecordsFile::GgpHost { settings, matches } => {
+            return export_ggp_host(path, &settings, &matches, format)
+        }
+    };
     if records.is_empty() {
         bail!("{} holds no finished games", path.display());
     }
@@ -67,16 +72,10 @@ pub fn export_file(path: &Path, format: ExportFormat) -> anyhow::Result<String> 
     Ok(out)
 }
 
-/// The header of a `yomi go twogtp` journal, when `line` is one.
-fn twogtp_settings(line: &str) -> Option<yomi_go::twogtp::MatchConfig> {
-    let value: serde_json::Value = serde_json::from_str(line).ok()?;
-    serde_json::from_value(value.get("yomi_journal")?.get("settings")?.clone()).ok()
-}
-
 fn export_twogtp(
     path: &Path,
     config: &yomi_go::twogtp::MatchConfig,
-    lines: &[(usize, String)],
+    games: &[yomi_go::twogtp::GameRecord],
     format: ExportFormat,
 ) -> anyhow::Result<String> {
     if !matches!(format, ExportFormat::Auto | ExportFormat::Sgf) {
@@ -89,9 +88,7 @@ fn export_twogtp(
         .and_then(|g| g.with_komi(config.komi))
         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let mut out = String::new();
-    for (line, text) in lines {
-        let record: yomi_go::twogtp::GameRecord = serde_json::from_str(text)
-            .with_context(|| format!("{} line {line}: not a game of the match", path.display()))?;
+    for record in games {
         let (black, white) = if record.first_black {
             (&config.first, &config.second)
         } else {
@@ -99,8 +96,46 @@ fn export_twogtp(
         };
         let name = format!("game {}", record.game);
         let sgf = go_sgf(&game, &record.moves, &record.result, black, white, &name)
-            .with_context(|| format!("{} line {line}", path.display()))?;
+            .with_context(|| format!("{} game {}", path.display(), record.game))?;
         out.push_str(&sgf);
+    }
+    Ok(out)
+}
+
+/// The matches of a `yomi ggp host` journal as move lists: the match's head (as every move
+/// list's), then each step's moves by role. Failed matches (nothing played) are skipped.
+fn export_ggp_host(
+    path: &Path,
+    settings: &yomi_ggp::host::SeriesSettings,
+    matches: &[yomi_ggp::host::MatchRecord],
+    format: ExportFormat,
+) -> anyhow::Result<String> {
+    if !matches!(format, ExportFormat::Auto | ExportFormat::Moves) {
+        bail!(
+            "{} is a GGP host journal: it exports as move lists only",
+            path.display()
+        );
+    }
+    let mut out = String::new();
+    for (line, m) in matches.iter().enumerate() {
+        let Some(record) = m.to_arena(m.series_index().unwrap_or(line), settings) else {
+            continue;
+        };
+        out.push_str(&move_list_head(&record));
+        let _ = writeln!(out, "match id: {}", m.match_id);
+        for (step, joint) in m.moves.iter().enumerate() {
+            let moves: Vec<String> = m
+                .roles
+                .iter()
+                .zip(joint)
+                .map(|(role, mv)| format!("{role} {mv}"))
+                .collect();
+            let _ = writeln!(out, "{}. {}", step + 1, moves.join(", "));
+        }
+        out.push('\n');
+    }
+    if out.is_empty() {
+        bail!("{} holds no played matches", path.display());
     }
     Ok(out)
 }

@@ -7,6 +7,7 @@ pub mod export;
 pub mod games;
 pub mod matches;
 pub mod play;
+pub mod records;
 pub mod report;
 pub mod round_robin;
 pub mod tournament;

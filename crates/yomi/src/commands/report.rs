@@ -1,5 +1,9 @@
 //! `yomi report FILE.jsonl`: standings from a records file, without playing.
 //!
+//! It reads every command's records ([`super::records`]): the arena's, a `yomi go twogtp`
+//! match journal and a `yomi ggp host` series journal (failed matches, where nothing was
+//! played, are not counted and the report says how many there were).
+//!
 //! A game recorded more than once (two runs that wrote one file before files were locked)
 //! is counted once: records are keyed by game, variant, pairing, index, seed and seats,
 //! the first copy is kept, and the report says how many copies it dropped.
@@ -7,14 +11,19 @@
 use std::collections::HashSet;
 
 use anyhow::{bail, Context};
-use yomi_core::arena::{read_records, GameRecord, TournamentResult};
+use yomi_core::arena::{GameRecord, TournamentResult};
+
+use super::records::RecordsFile;
 
 use crate::cli::ReportArgs;
 
 /// Reads the records and prints the arena's report.
 pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     let path = &args.file;
-    let records = read_records(path).context("cannot read the records")?;
+    let file = RecordsFile::read(path)?;
+    let (records, failed) = file
+        .game_records()
+        .with_context(|| format!("cannot read {} as {}", path.display(), file.kind()))?;
     let (mut records, duplicates) = dedupe(records);
     let Some(first) = records.first() else {
         bail!("{} holds no finished games", path.display());
@@ -41,8 +50,17 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
             }
         }
     }
-    let result = TournamentResult::from_records(&game, agents, records);
-    let mut text = format!("Records: {}\n", path.display());
+    let mut result = TournamentResult::from_records(&game, agents, records);
+    // Every game of a report comes from the file.
+    result.resumed = result.records.len();
+    let mut text = format!("Records: {} ({})\n", path.display(), file.kind());
+    if failed > 0 {
+        let s = if failed == 1 { "" } else { "es" };
+        text.push_str(&format!(
+            "Note: {failed} failed match{s} (a player never answered start; nothing was \
+             played) not counted\n"
+        ));
+    }
     if duplicates > 0 {
         let s = if duplicates == 1 { "" } else { "s" };
         text.push_str(&format!(
