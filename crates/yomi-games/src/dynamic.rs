@@ -3,7 +3,8 @@
 //! (OpenSpiel's `pyspiel` shape) and the web board.
 //!
 //! [`DynGame`] is the rules and the agent registry of one game; [`DynState`] one position
-//! with its history; [`DynAgent`] one agent built from a spec string. Actions are the
+//! with its history; [`DynRecipe`] an agent spec resolved for the game once (parsed and
+//! checked), and [`DynAgent`] one agent built from it. Actions are the
 //! game's [`ActionSpace`] integers (`0..num_actions`), so the same move has the same number
 //! in every state where the game allows it (a board point, a GDL action term).
 //!
@@ -26,8 +27,8 @@ use std::fmt;
 use std::sync::Arc;
 
 use yomi_core::agent::seat_view;
-use yomi_core::registry::AgentRegistry;
-use yomi_core::spec::ParamDoc;
+use yomi_core::registry::{AgentRegistry, Recipe};
+use yomi_core::spec::{AgentSpec, ParamDoc};
 use yomi_core::{
     ActionSpace, Agent, Game, GameFacts, Played, Player, Rng, TensorGame, TensorShape, Turn,
 };
@@ -153,18 +154,49 @@ pub trait DynGame: Send + Sync {
     fn state_from_string(&self, text: &str) -> Result<Box<dyn DynState>, DynError>;
     /// The agents this game can be played by.
     fn agents(&self) -> Vec<AgentInfo>;
-    /// Builds the agent `spec` describes (`mcts:iters=1000`); `seed` fixes its choices.
+    /// Resolves a parsed agent spec for this game: its parameters read and checked, its
+    /// files loaded, no agent built. Resolve a spec once and build every agent of it from
+    /// the recipe ([`DynRecipe::build`]).
     ///
     /// # Errors
-    /// [`DynError::BadName`] listing what is accepted.
-    fn new_agent(&self, spec: &str, seed: u64) -> Result<Box<dyn DynAgent>, DynError>;
-    /// Checks that `spec` builds, without keeping the agent.
+    /// [`DynError::BadName`] listing what is accepted; an interactive agent (it reads a
+    /// terminal; here a person plays by choosing actions).
+    fn resolve(&self, spec: &AgentSpec) -> Result<Arc<dyn DynRecipe>, DynError>;
+    /// Parses `spec` (`mcts:iters=1000`) and resolves it ([`DynGame::resolve`]).
     ///
     /// # Errors
-    /// As [`DynGame::new_agent`].
-    fn check_agent(&self, spec: &str) -> Result<(), DynError> {
-        self.new_agent(spec, 0).map(|_| ())
+    /// As [`DynGame::resolve`], and a spec string that does not parse.
+    fn recipe(&self, spec: &str) -> Result<Arc<dyn DynRecipe>, DynError> {
+        let parsed: AgentSpec = spec
+            .parse()
+            .map_err(|e| DynError::BadName(format!("{}: {e}", self.name())))?;
+        self.resolve(&parsed)
     }
+    /// Builds the agent `spec` describes; `seed` fixes its choices. For more than one
+    /// agent of a spec, take its [`DynGame::recipe`] once.
+    ///
+    /// # Errors
+    /// As [`DynGame::recipe`].
+    fn new_agent(&self, spec: &str, seed: u64) -> Result<Box<dyn DynAgent>, DynError> {
+        Ok(self.recipe(spec)?.build(seed))
+    }
+    /// Checks that `spec` resolves for this game; builds no agent.
+    ///
+    /// # Errors
+    /// As [`DynGame::recipe`].
+    fn check_agent(&self, spec: &str) -> Result<(), DynError> {
+        self.recipe(spec).map(|_| ())
+    }
+}
+
+/// An agent spec resolved for one [`DynGame`] ([`DynGame::resolve`]): everything that can
+/// fail was checked, so building cannot fail. Shared between threads; each build gives a
+/// fresh agent.
+pub trait DynRecipe: Send + Sync {
+    /// The spec, in canonical form.
+    fn spec(&self) -> String;
+    /// A fresh agent; `seed` fixes its random choices.
+    fn build(&self, seed: u64) -> Box<dyn DynAgent>;
 }
 
 /// One position of a [`DynGame`], with the moves played since the start.
@@ -439,22 +471,41 @@ impl<G: ActionSpace> DynGame for ErasedGame<G> {
             .collect()
     }
 
-    fn new_agent(&self, spec: &str, seed: u64) -> Result<Box<dyn DynAgent>, DynError> {
+    fn resolve(&self, spec: &AgentSpec) -> Result<Arc<dyn DynRecipe>, DynError> {
         let s = &self.shared;
-        let name = spec.split(':').next().unwrap_or("").trim();
-        if s.registry.is_interactive(name) {
+        if s.registry.is_interactive(&spec.name) {
             return Err(DynError::BadName(format!(
-                "agent {name:?} reads a terminal; here a person plays by choosing actions"
+                "agent {:?} reads a terminal; here a person plays by choosing actions",
+                spec.name
             )));
         }
-        let agent = s
+        let recipe = s
             .registry
-            .build(&s.game, spec, seed)
+            .resolve(&s.game, spec)
             .map_err(|e| DynError::BadName(format!("{}: {e}", s.name)))?;
-        Ok(Box::new(ErasedAgent {
+        Ok(Arc::new(ErasedRecipe {
             shared: s.clone(),
-            agent,
+            recipe,
         }))
+    }
+}
+
+/// A concrete recipe behind [`DynRecipe`].
+struct ErasedRecipe<G: ActionSpace> {
+    shared: Arc<Shared<G>>,
+    recipe: Recipe<G>,
+}
+
+impl<G: ActionSpace> DynRecipe for ErasedRecipe<G> {
+    fn spec(&self) -> String {
+        self.recipe.spec().to_string()
+    }
+
+    fn build(&self, seed: u64) -> Box<dyn DynAgent> {
+        Box::new(ErasedAgent {
+            shared: self.shared.clone(),
+            agent: self.recipe.build(&self.shared.game, seed),
+        })
     }
 }
 

@@ -29,5 +29,5 @@ pub mod tournament_file;
 pub use choice::{accepted_names, parse_game, GameChoice, GameCommand, GameInfo, BUILT_IN};
 pub use dynamic::{
     load_game, ActionAnalysis, ActionGameCommand, Actor, AgentInfo, DynAgent, DynAnalysis,
-    DynError, DynGame, DynState, Encoder,
+    DynError, DynGame, DynRecipe, DynState, Encoder,
 };

@@ -135,6 +135,32 @@ fn tictactoe_actions_are_cells_and_mcts_finds_the_win() {
     assert_eq!(analysis.pv[0], "a3");
 }
 
+#[test]
+fn a_recipe_is_resolved_once_and_builds_fresh_agents_that_replay_with_their_seed() {
+    let game = load_game("connect4").unwrap();
+    let recipe = game.recipe("mcts: iters=300").unwrap();
+    assert_eq!(recipe.spec(), "mcts:iters=300", "the canonical spec");
+    let state = game.new_initial_state();
+    let play = |seed| {
+        let mut agent = recipe.build(seed);
+        agent.step(state.as_ref(), 0).unwrap()
+    };
+    // Agents of one recipe are independent: the same seed makes the same choice however
+    // many agents were built before.
+    let first = play(9);
+    for seed in 0..3 {
+        play(seed);
+    }
+    assert_eq!(play(9), first);
+    // Every failure is at resolution, with the game named.
+    let Err(DynError::BadName(e)) = game.recipe("mcts:iters=-1") else {
+        panic!("a negative iteration count resolves")
+    };
+    assert!(e.starts_with("connect4") && e.contains("iters"), "{e}");
+    assert!(game.recipe("human").is_err(), "human reads a terminal");
+    assert!(game.check_agent("mcts:c=0.5").is_ok());
+}
+
 fn state_player(state: &dyn DynState) -> usize {
     match state.actor() {
         Actor::Player(p) => p,

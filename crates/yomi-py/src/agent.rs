@@ -1,9 +1,10 @@
 //! `yomi.Agent` (any agent spec string) and `yomi.search` (what a search thinks of a
 //! position: per-action visits and values, principal variation).
 //!
-//! An agent is built for a game from its spec by the game's registry (the same parser and
-//! registry as the command line). `Agent(spec)` without a game builds it for the game of
-//! the first state it sees (and again when a state of another game comes). Searches run
+//! An agent's spec is parsed once, when the `Agent` is made; the game's registry (the same
+//! as the command line's) resolves it for a game and builds the agent from that recipe.
+//! `Agent(spec)` without a game builds it for the game of the first state it sees (and
+//! again when a state of another game comes). Searches run
 //! with the GIL released.
 
 use std::sync::{Arc, Mutex};
@@ -28,7 +29,7 @@ struct Built {
 /// An agent given by a spec string (`mcts:iters=10000,c=0.7`, `alphabeta:depth=6`, …).
 #[pyclass(name = "Agent", module = "yomi", frozen)]
 pub struct PyAgent {
-    spec: String,
+    spec: AgentSpec,
     seed: u64,
     built: Mutex<Option<Built>>,
 }
@@ -37,7 +38,7 @@ impl PyAgent {
     fn build(&self, game: &Arc<dyn DynGame>) -> Result<Built, yomi_games::DynError> {
         Ok(Built {
             game: game.name(),
-            agent: game.new_agent(&self.spec, self.seed)?,
+            agent: game.resolve(&self.spec)?.build(self.seed),
         })
     }
 
@@ -73,7 +74,7 @@ impl PyAgent {
             .parse()
             .map_err(|e| value_err(format!("agent {spec:?}: {e}")))?;
         let agent = PyAgent {
-            spec: parsed.to_string(),
+            spec: parsed,
             seed,
             built: Mutex::new(None),
         };
@@ -88,7 +89,7 @@ impl PyAgent {
     /// The spec in canonical form.
     #[getter]
     fn spec(&self) -> String {
-        self.spec.clone()
+        self.spec.to_string()
     }
 
     #[getter]
@@ -147,12 +148,16 @@ impl PyAgent {
     }
 
     fn __repr__(&self) -> String {
-        format!("yomi.Agent({:?}, seed={})", self.spec, self.seed)
+        format!(
+            "yomi.Agent({:?}, seed={})",
+            self.spec.to_string(),
+            self.seed
+        )
     }
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
         let cls = py.import("yomi")?.getattr("Agent")?;
-        Ok((cls, (self.spec.clone(), None, self.seed)))
+        Ok((cls, (self.spec.to_string(), None, self.seed)))
     }
 }
 

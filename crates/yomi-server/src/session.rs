@@ -623,25 +623,27 @@ impl Session {
                 .map(|k| format!("{agent}:iters={}", 250u64 << k))
                 .collect()
         };
-        // Check the first spec before going to the background.
-        self.game
-            .check_agent(&rounds[0])
+        // Resolve every round's spec before going to the background (a bad spec is
+        // answered at once; each is parsed and checked once).
+        let recipes = rounds
+            .iter()
+            .map(|spec| self.game.recipe(spec))
+            .collect::<Result<Vec<_>, _>>()
             .map_err(|e| e.to_string())?;
         let stop = Arc::new(AtomicBool::new(false));
         self.analysis = Some(stop.clone());
-        let game = self.game.clone();
         let (id, ply, seed) = (self.id.clone(), self.shown, self.seed);
         let tx = tx.clone();
         tokio::task::spawn_blocking(move || {
-            let n = rounds.len();
-            for (k, spec) in rounds.iter().enumerate() {
+            let n = recipes.len();
+            for (k, recipe) in recipes.iter().enumerate() {
                 if stop.load(Ordering::Relaxed) {
                     break;
                 }
                 let t = Instant::now();
-                let result = game
-                    .new_agent(spec, seed.wrapping_add(k as u64))
-                    .and_then(|mut a| a.analyse(&*state, p));
+                let result = recipe
+                    .build(seed.wrapping_add(k as u64))
+                    .analyse(&*state, p);
                 let last = k + 1 == n || t.elapsed() > Duration::from_secs(3);
                 let msg = match result {
                     Ok(Some(a)) => ServerMsg::Analysis {
@@ -663,7 +665,10 @@ impl Session {
                         done: last || stop.load(Ordering::Relaxed),
                     },
                     Ok(None) => ServerMsg::Error {
-                        reason: format!("{spec} keeps no search statistics; analyse with mcts"),
+                        reason: format!(
+                            "{} keeps no search statistics; analyse with mcts",
+                            recipe.spec()
+                        ),
                     },
                     Err(e) => ServerMsg::Error {
                         reason: e.to_string(),
