@@ -477,6 +477,23 @@ mod tests {
             6,
             "one agent per seat per game"
         );
+        // Resolved by the caller (as the command line does, to word its errors), then
+        // played: still one resolution per spec.
+        let resolved = RESOLVED.load(Ordering::SeqCst);
+        let entrants = rr.resolve(&g, &reg).unwrap();
+        assert_eq!(entrants.entrants[1].label, "counted#2");
+        let result = rr.run_resolved(&g, entrants.clone()).unwrap();
+        assert_eq!(result.records.len(), 3);
+        assert_eq!(RESOLVED.load(Ordering::SeqCst) - resolved, 2);
+        // Entrants resolved for another configuration are refused.
+        let three = RoundRobin {
+            agents: vec!["counted".into(), "counted".into(), "random".into()],
+            ..rr.clone()
+        };
+        assert!(matches!(
+            three.run_resolved(&g, entrants),
+            Err(crate::arena::ArenaError::Config(_))
+        ));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use yomi_tubstap::client::{self, ClientConfig, DEFAULT_PORT};
 use yomi_tubstap::experiment;
 use yomi_tubstap::{maps, TbsMap, Tubstap};
 
-use crate::commands::round_robin::{arena_error, summary, validate_agents};
+use crate::commands::round_robin::{arena_error, summary};
 use crate::commands::{emit, table_format};
 use crate::error::{seconds_option, usage};
 use crate::games::GameChoice;
@@ -270,7 +270,9 @@ fn experiment(a: ExperimentArgs) -> anyhow::Result<()> {
     rr.quiet |= a.quiet;
     let config = file.round_robin;
     let registry = yomi_tubstap::registry();
-    validate_agents(&game, &registry, &config.agents)
+    let resolved = config
+        .resolve(&game, &registry)
+        .map_err(arena_error)
         .with_context(|| format!("{origin}, agents"))?;
     eprintln!(
         "{}: experiment {origin}: {} agents, {} games per pairing, seed {}",
@@ -280,7 +282,7 @@ fn experiment(a: ExperimentArgs) -> anyhow::Result<()> {
         config.seed
     );
     let result = config
-        .run(&game, &registry)
+        .run_resolved(&game, resolved)
         .map_err(arena_error)
         .context("the experiment stopped")?;
     let mut text = summary(&config, &result, table_format(a.markdown));

@@ -63,7 +63,9 @@ impl RoundRobin {
         registry: &AgentRegistry<G>,
         positions: &[usize],
     ) -> Result<Vec<GameRecord>, ArenaError> {
-        let (p, recipes) = self.prepare(game, registry)?;
+        let resolved = self.resolve(game, registry)?;
+        let p = self.prepare(game, &resolved)?;
+        let recipes = resolved.recipes;
         if let Some(&k) = positions.iter().find(|&&k| k >= p.total) {
             return Err(ArenaError::Config(format!(
                 "game {k} is not in the schedule (it has {} games)",
@@ -94,7 +96,7 @@ impl RoundRobin {
         game: &G,
         registry: &AgentRegistry<G>,
     ) -> Result<Journal, ArenaError> {
-        self.journal_of(self.prepare(game, registry)?.0)
+        self.journal_of(self.prepare(game, &self.resolve(game, registry)?)?)
     }
 
     /// Opens the journal of a configuration prepared already (see [`RoundRobin::journal`]).

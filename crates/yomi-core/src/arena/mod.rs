@@ -61,7 +61,7 @@ pub use play::{
 };
 pub use records::{read_records, setup_fingerprint, GameRecord, RecordLog, RECORD_VERSION};
 pub use round_robin::{
-    RoundRobin, ScheduledGame, TournamentResult, DEFAULT_GAMES, DEFAULT_TURN_LIMIT,
+    Resolved, RoundRobin, ScheduledGame, TournamentResult, DEFAULT_GAMES, DEFAULT_TURN_LIMIT,
 };
 pub use seat::{seat_results, SeatResult};
 pub use stats::{

@@ -278,18 +278,49 @@ pub(super) struct Prepared {
     pub(super) total: usize,
 }
 
+/// The entrants of a round robin resolved for a game ([`RoundRobin::resolve`]): each
+/// entrant's spec parsed and checked once, with the recipe every game builds its agent
+/// from. Cheap to clone.
+pub struct Resolved<G: Game> {
+    /// The entrants, in the configuration's order.
+    pub entrants: Vec<Entrant>,
+    /// Each entrant's recipe, in the same order.
+    pub recipes: Vec<Recipe<G>>,
+}
+
+// By hand: a derive would ask `G: Clone` / `G: Debug` of the game.
+impl<G: Game> Clone for Resolved<G> {
+    fn clone(&self) -> Self {
+        Resolved {
+            entrants: self.entrants.clone(),
+            recipes: self.recipes.clone(),
+        }
+    }
+}
+
+impl<G: Game> std::fmt::Debug for Resolved<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Resolved")
+            .field("entrants", &self.entrants)
+            .field("recipes", &self.recipes)
+            .finish()
+    }
+}
+
 impl RoundRobin {
-    /// Checks the configuration against `game` (numbers, specs that resolve) and works out
-    /// what every game of it shares; returns it with each entrant's recipe (in entrant
-    /// order), so that every game builds its agents without reading a spec again.
-    pub(super) fn prepare<G: Game>(
+    /// Resolves every entrant's spec for `game` with `registry`, once; play the result
+    /// with [`RoundRobin::run_resolved`] (what [`RoundRobin::run`] does). A front end that
+    /// wants its own words for a bad spec resolves first and plays after.
+    ///
+    /// # Errors
+    /// [`ArenaError::Entrant`] for an empty list, an entrant that does not parse or a
+    /// label given twice; [`ArenaError::Spec`] for a spec that does not resolve.
+    pub fn resolve<G: Game>(
         &self,
         game: &G,
         registry: &AgentRegistry<G>,
-    ) -> Result<(Prepared, Vec<Recipe<G>>), ArenaError> {
-        self.check_numbers()?;
+    ) -> Result<Resolved<G>, ArenaError> {
         let entrants = self.entrants()?;
-        let specs: Vec<String> = entrants.iter().map(Entrant::spec_text).collect();
         let recipes = entrants
             .iter()
             .map(|e| {
@@ -301,6 +332,27 @@ impl RoundRobin {
                     })
             })
             .collect::<Result<Vec<_>, _>>()?;
+        Ok(Resolved { entrants, recipes })
+    }
+
+    /// Checks the configuration against `game` (its numbers; `resolved` must be this
+    /// configuration's entrants) and works out what every game of it shares, so that
+    /// every game builds its agents from the recipes without reading a spec again.
+    pub(super) fn prepare<G: Game>(
+        &self,
+        game: &G,
+        resolved: &Resolved<G>,
+    ) -> Result<Prepared, ArenaError> {
+        self.check_numbers()?;
+        let entrants = &resolved.entrants;
+        if entrants.len() != self.agents.len() || resolved.recipes.len() != entrants.len() {
+            return Err(ArenaError::Config(format!(
+                "{} entrants resolved for a configuration of {} agents",
+                resolved.recipes.len(),
+                self.agents.len()
+            )));
+        }
+        let specs: Vec<String> = entrants.iter().map(Entrant::spec_text).collect();
         let facts = game.facts();
         let turn_limit = self
             .turn_limit
@@ -314,17 +366,16 @@ impl RoundRobin {
                 self.games
             ))
         })?;
-        let prepared = Prepared {
+        Ok(Prepared {
             labels: entrants.iter().map(|e| e.label.clone()).collect(),
             specs,
-            game: facts.name,
+            game: facts.name.clone(),
             setup: setup_fingerprint(&game.format_state(&game.initial_state())),
             turn_limit,
             players: facts.players,
             groups,
             total,
-        };
-        Ok((prepared, recipes))
+        })
     }
 }
 

@@ -12,7 +12,7 @@ use crate::progress::Display;
 use rayon::prelude::*;
 
 use super::records::GameRecord;
-use super::round_robin::{play_scheduled, RoundRobin, TournamentResult};
+use super::round_robin::{play_scheduled, Resolved, RoundRobin, TournamentResult};
 use super::stats::Wdl;
 use super::ArenaError;
 use crate::game::Game;
@@ -21,7 +21,8 @@ use crate::registry::{AgentRegistry, Recipe};
 impl RoundRobin {
     /// Plays every scheduled game not already in the records file and returns all results.
     ///
-    /// Before any game is played, every spec is built once (so a typo fails at once) and an
+    /// Before any game is played, every spec is resolved once (so a typo fails at once;
+    /// [`RoundRobin::resolve`]) and an
     /// existing records file is opened through the run's [`Journal`](super::Journal)
     /// ([`RoundRobin::journal`]): its complete records must belong to this configuration
     /// (same game and variant, same entrants in the same seats, same seeds, same turn
@@ -40,7 +41,22 @@ impl RoundRobin {
         game: &G,
         registry: &AgentRegistry<G>,
     ) -> Result<TournamentResult, ArenaError> {
-        let (prepared, recipes) = self.prepare(game, registry)?;
+        self.run_resolved(game, self.resolve(game, registry)?)
+    }
+
+    /// [`RoundRobin::run`] with the entrants resolved already ([`RoundRobin::resolve`] of
+    /// this configuration).
+    ///
+    /// # Errors
+    /// As [`RoundRobin::run`] after resolution, and [`ArenaError::Config`] when `resolved`
+    /// holds another number of entrants than this configuration.
+    pub fn run_resolved<G: Game>(
+        &self,
+        game: &G,
+        resolved: Resolved<G>,
+    ) -> Result<TournamentResult, ArenaError> {
+        let prepared = self.prepare(game, &resolved)?;
+        let recipes = resolved.recipes;
         let journal = self.journal_of(prepared)?;
         let due = journal.due();
         let prepared = &journal.prepared().clone();

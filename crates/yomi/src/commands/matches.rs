@@ -6,7 +6,7 @@ use yomi_core::arena::RoundRobin;
 use yomi_core::registry::AgentRegistry;
 use yomi_core::Game;
 
-use super::round_robin::{arena_error, summary, validate_agents};
+use super::round_robin::{arena_error, summary};
 use crate::cli::MatchArgs;
 use crate::games::GameCommand;
 
@@ -21,9 +21,11 @@ impl GameCommand for MatchArgs {
         config.threads = self.threads;
         config.turn_limit = self.turn_limit;
         config.out = self.out;
-        validate_agents(&game, &registry, &config.agents)?;
+        // Each spec is resolved once, here: a typo is a usage error before anything is
+        // played.
+        let resolved = config.resolve(&game, &registry).map_err(arena_error)?;
         let result = config
-            .run(&game, &registry)
+            .run_resolved(&game, resolved)
             .map_err(arena_error)
             .context("the match stopped")?;
         super::emit(&summary(

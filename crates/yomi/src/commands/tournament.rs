@@ -60,14 +60,9 @@ impl GameCommand for Run {
         } = self;
         // A spec that does not build is an error in the file (exit code 1), not a usage
         // error; the message names the spec and lists what is accepted.
-        let entrants = config
-            .entrants()
+        let resolved = config
+            .resolve(&game, &registry)
             .with_context(|| format!("{origin}, agents"))?;
-        for e in &entrants {
-            registry
-                .validate(&game, &e.spec_text())
-                .with_context(|| format!("{origin}, agents, {}", e.label))?;
-        }
         let k = config.agents.len();
         let players = game.facts().players;
         let pairings = config.schedule(players).len() / config.games.max(1);
@@ -78,7 +73,7 @@ impl GameCommand for Run {
             config.seed
         );
         let result = config
-            .run(&game, &registry)
+            .run_resolved(&game, resolved)
             .context("the tournament stopped")?;
         super::emit(&summary(&config, &result, super::table_format(markdown)))?;
         Ok(())
