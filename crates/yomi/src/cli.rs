@@ -128,18 +128,18 @@ pub enum Command {
     Export(ExportArgs),
     /// General Game Playing: `yomi ggp check <file.kif>` validates a GDL rule sheet;
     /// `yomi ggp player` / `yomi ggp host` speak the GGP match protocol over HTTP.
-    Ggp(crate::ggp::GgpArgs),
+    Ggp(crate::commands::ggp::GgpArgs),
     /// Simulation-policy learning (AL, SB, AL+SB) on GDL games: `yomi learn data`,
     /// `yomi learn train FILE`, `yomi learn experiment FILE`.
-    Learn(crate::learn::LearnArgs),
+    Learn(crate::commands::learn::LearnArgs),
     /// Go's own commands: `yomi go gtp` runs a GTP engine, `yomi go twogtp` plays two GTP
     /// engines against each other.
-    Go(crate::go::GoArgs),
+    Go(crate::commands::go::GoArgs),
     /// Othello's own commands: perft, solve, nboard, gtp, train.
-    Othello(crate::othello::OthelloArgs),
+    Othello(crate::commands::othello::OthelloArgs),
     /// TUBSTAP's own commands: check a map, the paper's figures, the network client, the
     /// paper's experiment.
-    Tubstap(crate::tubstap::TubstapArgs),
+    Tubstap(crate::commands::tubstap::TubstapArgs),
     /// A short combinatorial game: canonical form, stops, mean, temperature, cooling.
     #[command(
         long_about = "Evaluate a short combinatorial game written in the standard notation \
@@ -150,9 +150,9 @@ pub enum Command {
                       yomi cgt '{1|0} + {0|*}' --cool 3/2 --compare '*'\n  \
                       yomi cgt '{{2|0}|-1}' --ascii"
     )]
-    Cgt(crate::cgt::CgtArgs),
+    Cgt(crate::commands::cgt::CgtArgs),
     /// Geister's own commands: the tournament protocol's server and client.
-    Geister(crate::geister::GeisterArgs),
+    Geister(crate::commands::geister::GeisterArgs),
     /// The web board: play, watch, replay and analyse every game in the browser.
     #[command(after_help = "Examples:\n  yomi serve\n  yomi serve --port 8000 --records results")]
     Serve(ServeArgs),

@@ -6,18 +6,11 @@
 //! errors into exit codes: 0 on success, 2 for usage errors (bad arguments: an unknown
 //! game, an agent spec that does not build), 1 for everything else (files, records).
 
-mod cgt;
 mod cli;
 mod commands;
 mod error;
 mod games;
-mod geister;
-mod ggp;
-mod go;
-mod learn;
-mod othello;
 mod tournament_file;
-mod tubstap;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -64,20 +57,20 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let seed = args.seed;
             game.clone().dispatch(args)?;
             match game {
-                games::GameChoice::Tubstap(game) => tubstap::print_figures(&game),
-                games::GameChoice::Go(n) => go::print_figures(n as usize, secs, seed),
+                games::GameChoice::Tubstap(game) => commands::tubstap::print_figures(&game),
+                games::GameChoice::Go(n) => commands::go::print_figures(n as usize, secs, seed),
                 _ => Ok(()),
             }
         }
         Command::Report(args) => commands::report::run(args),
         Command::Export(args) => commands::export::run(args),
-        Command::Ggp(args) => ggp::run(args),
-        Command::Learn(args) => learn::run(args),
-        Command::Go(args) => go::run(args),
-        Command::Othello(args) => othello::run(args),
-        Command::Tubstap(args) => tubstap::run(args),
-        Command::Cgt(args) => cgt::run(args),
-        Command::Geister(args) => geister::run(args),
+        Command::Ggp(args) => commands::ggp::run(args),
+        Command::Learn(args) => commands::learn::run(args),
+        Command::Go(args) => commands::go::run(args),
+        Command::Othello(args) => commands::othello::run(args),
+        Command::Tubstap(args) => commands::tubstap::run(args),
+        Command::Cgt(args) => commands::cgt::run(args),
+        Command::Geister(args) => commands::geister::run(args),
         Command::Serve(a) => yomi_server::serve_blocking(
             &a.host,
             a.port,

@@ -3,14 +3,21 @@
 
 pub mod agents;
 pub mod bench;
+pub mod cgt;
 pub mod export;
 pub mod games;
+pub mod geister;
+pub mod ggp;
+pub mod go;
+pub mod learn;
 pub mod matches;
+pub mod othello;
 pub mod play;
 pub mod records;
 pub mod report;
 pub mod round_robin;
 pub mod tournament;
+pub mod tubstap;
 
 use std::io::Write;
 

@@ -86,7 +86,7 @@ fn gdl_game(name: &str) -> anyhow::Result<GdlGame> {
     } else {
         format!("ggp:{name}")
     };
-    crate::ggp::game_from_name(&full)
+    crate::commands::ggp::game_from_name(&full)
         .map_err(usage)?
         .ok_or_else(|| {
             usage(format!(
