@@ -122,6 +122,9 @@ pub struct GoGame {
     size: usize,
     rules: Rules,
     max_moves: usize,
+    /// Computed from the size and move limit in [`GoGame::with_rules`], which every
+    /// constructor (and [`GoGame::with_komi`]) goes through.
+    facts: GameFacts,
 }
 
 /// Komi in half points, checked.
@@ -152,10 +155,16 @@ impl GoGame {
         }
         komi_half_points(rules.komi)?;
         let max_moves = rules.max_moves.unwrap_or(3 * size * size).max(1);
+        let facts = GameFacts::two_player_zero_sum(
+            &format!("go-{size}x{size}"),
+            ["black", "white"],
+            max_moves,
+        );
         Ok(GoGame {
             size,
             rules,
             max_moves,
+            facts,
         })
     }
 
@@ -807,12 +816,8 @@ impl Game for GoGame {
     type State = GoState;
     type Move = Vertex;
 
-    fn facts(&self) -> GameFacts {
-        GameFacts::two_player_zero_sum(
-            &format!("go-{}x{}", self.size, self.size),
-            ["black", "white"],
-            self.max_moves,
-        )
+    fn facts(&self) -> &GameFacts {
+        &self.facts
     }
 
     fn initial_state(&self) -> GoState {

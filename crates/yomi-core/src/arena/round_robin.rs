@@ -317,7 +317,7 @@ impl RoundRobin {
         let prepared = Prepared {
             labels: entrants.iter().map(|e| e.label.clone()).collect(),
             specs,
-            game: facts.name,
+            game: facts.name.clone(),
             setup: setup_fingerprint(&game.format_state(&game.initial_state())),
             turn_limit,
             players: facts.players,
