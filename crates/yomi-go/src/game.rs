@@ -1085,6 +1085,22 @@ const _: () = {
 mod tests {
     use super::*;
 
+    /// The facts are set by the constructor from the size and the move limit, and a game
+    /// derived by [`GoGame::with_komi`] keeps them consistent with its rules.
+    #[test]
+    fn stored_facts_follow_size_and_move_limit() {
+        let rules = Rules {
+            max_moves: Some(60),
+            ..Rules::default()
+        };
+        let game = GoGame::with_rules(5, rules).unwrap();
+        assert_eq!(game.facts().name, "go-5x5");
+        assert_eq!(game.facts().max_turns, Some(60));
+        let komi = game.with_komi(0.5).unwrap();
+        assert_eq!(komi.facts(), game.facts());
+        assert_eq!(GoGame::new(7).unwrap().facts().max_turns, Some(3 * 7 * 7));
+    }
+
     /// The superko filter ([`Board::may_repeat`]) never skips a lookup that would find a
     /// repetition: along random games on small boards (many captures and ko fights), the
     /// filtered test agrees with looking up every legal point.
