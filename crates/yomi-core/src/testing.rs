@@ -85,7 +85,7 @@ pub fn check_game<G: Game>(game: &G, cfg: &Conformance) {
         let mut state = game.initial_state();
         let mut turns = 0usize;
         loop {
-            check_state(game, &facts, &state, cfg, &mut rng);
+            check_state(game, facts, &state, cfg, &mut rng);
             match game.turn(&state) {
                 Turn::Terminal => break,
                 Turn::Player(p) => {
@@ -156,7 +156,7 @@ pub fn check_game<G: Game>(game: &G, cfg: &Conformance) {
             assert!(turns <= limit, "game {g} did not end within {limit} turns");
         }
         let r = game.returns(&state);
-        check_returns(&facts, &r);
+        check_returns(facts, &r);
     }
 }
 
