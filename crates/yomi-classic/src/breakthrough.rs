@@ -56,7 +56,7 @@
 //! ```
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use yomi_core::registry::AgentRegistry;
 use yomi_core::search::Evaluator;
@@ -76,6 +76,8 @@ pub const MAX_WIDTH: usize = 11;
 pub const MIN_HEIGHT: usize = 4;
 /// Largest supported height.
 pub const MAX_HEIGHT: usize = 11;
+/// Number of supported board sizes.
+const SIZES: usize = (MAX_WIDTH - MIN_WIDTH + 1) * (MAX_HEIGHT - MIN_HEIGHT + 1);
 
 /// Breakthrough on a board of a given size. See the [module documentation](self).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -481,8 +483,15 @@ impl Game for Breakthrough {
     type State = BreakthroughState;
     type Move = BreakthroughMove;
 
-    fn facts(&self) -> GameFacts {
-        GameFacts::two_player_zero_sum(&self.to_string(), ["white", "black"], self.max_turns)
+    fn facts(&self) -> &GameFacts {
+        // `Breakthrough` is `Copy`, so it cannot own its facts' strings; the facts of each
+        // board size (which alone determines them) are built once per program instead.
+        static FACTS: [OnceLock<GameFacts>; SIZES] = [const { OnceLock::new() }; SIZES];
+        let heights = MAX_HEIGHT - MIN_HEIGHT + 1;
+        let size = (self.width as usize - MIN_WIDTH) * heights + self.height as usize - MIN_HEIGHT;
+        FACTS[size].get_or_init(|| {
+            GameFacts::two_player_zero_sum(&self.to_string(), ["white", "black"], self.max_turns)
+        })
     }
 
     fn initial_state(&self) -> BreakthroughState {

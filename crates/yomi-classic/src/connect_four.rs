@@ -39,7 +39,7 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use yomi_core::registry::AgentRegistry;
 use yomi_core::search::Evaluator;
@@ -437,8 +437,10 @@ impl Game for ConnectFour {
     type State = ConnectFourState;
     type Move = Column;
 
-    fn facts(&self) -> GameFacts {
-        GameFacts::two_player_zero_sum("connect4", ["x", "o"], CELLS)
+    fn facts(&self) -> &GameFacts {
+        static FACTS: LazyLock<GameFacts> =
+            LazyLock::new(|| GameFacts::two_player_zero_sum("connect4", ["x", "o"], CELLS));
+        &FACTS
     }
 
     #[inline]

@@ -24,7 +24,7 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use yomi_core::registry::AgentRegistry;
 use yomi_core::search::Evaluator;
@@ -249,8 +249,10 @@ impl Game for TicTacToe {
     type State = TicTacToeState;
     type Move = Cell;
 
-    fn facts(&self) -> GameFacts {
-        GameFacts::two_player_zero_sum("tictactoe", ["x", "o"], 9)
+    fn facts(&self) -> &GameFacts {
+        static FACTS: LazyLock<GameFacts> =
+            LazyLock::new(|| GameFacts::two_player_zero_sum("tictactoe", ["x", "o"], 9));
+        &FACTS
     }
 
     fn initial_state(&self) -> TicTacToeState {

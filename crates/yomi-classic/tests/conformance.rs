@@ -67,6 +67,14 @@ fn breakthrough_sizes_and_names() {
     assert_eq!(Breakthrough::from_name("chess"), None);
     assert_eq!(TicTacToe.facts().name, "tictactoe");
     assert_eq!(ConnectFour.facts().name, "connect4");
+    // Each size's facts are built once, in a table indexed by size: every size gets its own.
+    for width in breakthrough::MIN_WIDTH..=breakthrough::MAX_WIDTH {
+        for height in breakthrough::MIN_HEIGHT..=breakthrough::MAX_HEIGHT {
+            let game = Breakthrough::new(width, height).unwrap();
+            assert_eq!(game.facts().name, format!("breakthrough-{width}x{height}"));
+            assert!(std::ptr::eq(game.facts(), game.facts()));
+        }
+    }
 }
 
 #[test]

@@ -121,11 +121,18 @@ pub trait Game: Send + Sync + 'static {
     type Move: Copy + Eq + Hash + Debug + Send + Sync + 'static;
 
     /// Facts that do not change during play.
-    fn facts(&self) -> GameFacts;
+    ///
+    /// The facts are computed once, when the game is built (or, for games without
+    /// parameters, once per program in a `static`), and every call returns a reference to
+    /// the same value: asking allocates nothing, even inside a search. A builder method
+    /// that changes a fact (a ply limit, a move limit) updates the stored facts.
+    /// [`crate::testing::check_game`] checks that two calls return the same address.
+    /// Clone the facts only where an owned copy must outlive the game.
+    fn facts(&self) -> &GameFacts;
 
-    /// The number of players, [`GameFacts::players`]. Searches ask for it inside playouts
-    /// (at simultaneous turns), where [`Game::facts`] would build its strings each time:
-    /// games with simultaneous turns override it with a lookup that allocates nothing.
+    /// The number of players, [`GameFacts::players`]: a shorthand for
+    /// `self.facts().players`, which searches ask for inside playouts (at simultaneous
+    /// turns).
     fn players(&self) -> usize {
         self.facts().players
     }

@@ -383,7 +383,7 @@ fn register_core<G: Game>(r: &mut AgentRegistry<G>) {
                 return Err(SpecError::BadValue {
                     agent: "alphabeta".into(),
                     key: "(game)".into(),
-                    value: facts.name,
+                    value: facts.name.clone(),
                     expected: "a two-player game with sequential moves".into(),
                 });
             }

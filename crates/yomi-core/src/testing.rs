@@ -9,6 +9,7 @@
 //! ```
 
 use std::collections::HashSet;
+use std::sync::LazyLock;
 
 use crate::game::{Dynamics, Game, GameFacts, Information, Turn, Utility};
 use crate::notation::NotationError;
@@ -50,9 +51,14 @@ impl Default for Conformance {
 /// `random_move` returns legal moves; `play` accepts legal moves; determinizations agree with
 /// every player's observation; returns have one entry per player, lie within the bounds
 /// and sum as the utility says; damaged notation gives errors, never panics; `players()`
-/// agrees with the facts.
+/// agrees with the facts; `facts()` returns the same stored value on every call (it is
+/// computed once, not rebuilt per call).
 pub fn check_game<G: Game>(game: &G, cfg: &Conformance) {
     let facts = game.facts();
+    assert!(
+        std::ptr::eq(facts, game.facts()),
+        "facts() must return the facts stored in the game (or a static), not build them per call"
+    );
     assert!(
         facts.players >= 1 && facts.players <= crate::MAX_PLAYERS,
         "player count"
@@ -79,7 +85,7 @@ pub fn check_game<G: Game>(game: &G, cfg: &Conformance) {
         let mut state = game.initial_state();
         let mut turns = 0usize;
         loop {
-            check_state(game, &facts, &state, cfg, &mut rng);
+            check_state(game, facts, &state, cfg, &mut rng);
             match game.turn(&state) {
                 Turn::Terminal => break,
                 Turn::Player(p) => {
@@ -150,7 +156,7 @@ pub fn check_game<G: Game>(game: &G, cfg: &Conformance) {
             assert!(turns <= limit, "game {g} did not end within {limit} turns");
         }
         let r = game.returns(&state);
-        check_returns(&facts, &r);
+        check_returns(facts, &r);
     }
 }
 
@@ -334,9 +340,10 @@ fn parse_u32(what: &'static str, text: &str, expected: &str) -> Result<u32, Nota
 
 /// Nim with one heap: players alternately take 1, 2 or 3 stones; whoever takes the last
 /// stone wins. Heaps that are multiples of 4 are lost for the player to move.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Nim {
     heap: u32,
+    facts: GameFacts,
 }
 
 /// A Nim position: stones left and the player to move.
@@ -351,7 +358,10 @@ pub struct NimState {
 impl Nim {
     /// Nim starting from `heap` stones.
     pub fn new(heap: u32) -> Self {
-        Nim { heap }
+        Nim {
+            heap,
+            facts: GameFacts::two_player_zero_sum("nim", ["first", "second"], heap as usize),
+        }
     }
 }
 
@@ -359,8 +369,8 @@ impl Game for Nim {
     type State = NimState;
     type Move = u32;
 
-    fn facts(&self) -> GameFacts {
-        GameFacts::two_player_zero_sum("nim", ["first", "second"], self.heap as usize)
+    fn facts(&self) -> &GameFacts {
+        &self.facts
     }
     fn initial_state(&self) -> NimState {
         NimState {
@@ -437,7 +447,9 @@ impl Game for Nim {
 #[derive(Clone, Debug)]
 pub struct MatrixGame {
     /// Payoffs `(player 0, player 1)` for each pair of moves.
-    pub payoffs: Vec<Vec<(f64, f64)>>,
+    payoffs: Vec<Vec<(f64, f64)>>,
+    /// Computed from the payoffs in [`MatrixGame::new`] (the reward bounds depend on them).
+    facts: GameFacts,
 }
 
 /// A [`MatrixGame`] state: the moves played, once played.
@@ -450,20 +462,19 @@ pub struct MatrixState {
 impl MatrixGame {
     /// The prisoner's dilemma with payoffs in [0, 5]: move 1 (defect) dominates.
     pub fn prisoners_dilemma() -> Self {
-        MatrixGame {
-            payoffs: vec![vec![(3.0, 3.0), (0.0, 5.0)], vec![(5.0, 0.0), (1.0, 1.0)]],
-        }
+        MatrixGame::new(vec![
+            vec![(3.0, 3.0), (0.0, 5.0)],
+            vec![(5.0, 0.0), (1.0, 1.0)],
+        ])
     }
-}
 
-impl Game for MatrixGame {
-    type State = MatrixState;
-    type Move = u8;
-    fn facts(&self) -> GameFacts {
-        let all = self.payoffs.iter().flatten().flat_map(|&(a, b)| [a, b]);
+    /// The game with payoffs `(player 0, player 1)` for each pair of moves (rows: player
+    /// 0's moves, columns: player 1's moves).
+    pub fn new(payoffs: Vec<Vec<(f64, f64)>>) -> Self {
+        let all = payoffs.iter().flatten().flat_map(|&(a, b)| [a, b]);
         let lo = all.clone().fold(f64::INFINITY, f64::min);
         let hi = all.fold(f64::NEG_INFINITY, f64::max);
-        GameFacts {
+        let facts = GameFacts {
             name: "matrix".into(),
             players: 2,
             player_names: vec!["row".into(), "column".into()],
@@ -472,7 +483,21 @@ impl Game for MatrixGame {
             utility: Utility::GeneralSum,
             reward_bounds: (lo, if hi > lo { hi } else { lo + 1.0 }),
             max_turns: Some(1),
-        }
+        };
+        MatrixGame { payoffs, facts }
+    }
+
+    /// Payoffs `(player 0, player 1)` for each pair of moves.
+    pub fn payoffs(&self) -> &[Vec<(f64, f64)>] {
+        &self.payoffs
+    }
+}
+
+impl Game for MatrixGame {
+    type State = MatrixState;
+    type Move = u8;
+    fn facts(&self) -> &GameFacts {
+        &self.facts
     }
     fn initial_state(&self) -> MatrixState {
         MatrixState { played: None }
@@ -570,10 +595,13 @@ pub struct SecretState {
 impl Game for SecretGuess {
     type State = SecretState;
     type Move = u8;
-    fn facts(&self) -> GameFacts {
-        let mut f = GameFacts::two_player_zero_sum("secret-guess", ["hider", "guesser"], 2);
-        f.information = Information::Imperfect;
-        f
+    fn facts(&self) -> &GameFacts {
+        // The same for every `n`, so built once per program.
+        static FACTS: LazyLock<GameFacts> = LazyLock::new(|| GameFacts {
+            information: Information::Imperfect,
+            ..GameFacts::two_player_zero_sum("secret-guess", ["hider", "guesser"], 2)
+        });
+        &FACTS
     }
     fn initial_state(&self) -> SecretState {
         SecretState {

@@ -3,6 +3,7 @@
 
 use std::fs;
 use std::path::Path;
+use std::sync::LazyLock;
 
 use yomi_core::agent::{Agent, AgentError};
 use yomi_core::arena::{
@@ -486,8 +487,8 @@ struct PickThree;
 impl Game for PickThree {
     type State = Vec<u8>;
     type Move = u8;
-    fn facts(&self) -> GameFacts {
-        GameFacts {
+    fn facts(&self) -> &GameFacts {
+        static FACTS: LazyLock<GameFacts> = LazyLock::new(|| GameFacts {
             name: "pick-three".into(),
             players: 3,
             player_names: vec![],
@@ -496,7 +497,8 @@ impl Game for PickThree {
             utility: Utility::GeneralSum,
             reward_bounds: (0.0, 2.0),
             max_turns: Some(3),
-        }
+        });
+        &FACTS
     }
     fn initial_state(&self) -> Vec<u8> {
         Vec::new()

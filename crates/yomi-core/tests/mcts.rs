@@ -1,7 +1,7 @@
 //! Tests of each plug-in point of the MCTS on the tiny games of `yomi_core::testing`.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use yomi_core::search::mcts::*;
 use yomi_core::search::{Budget, Evaluator};
@@ -535,8 +535,11 @@ struct CounterState {
 impl Game for TwoMovesPerTurn {
     type State = CounterState;
     type Move = u8;
-    fn facts(&self) -> yomi_core::GameFacts {
-        yomi_core::GameFacts::two_player_zero_sum("two-moves", ["a", "b"], 20)
+    fn facts(&self) -> &yomi_core::GameFacts {
+        static FACTS: LazyLock<yomi_core::GameFacts> = LazyLock::new(|| {
+            yomi_core::GameFacts::two_player_zero_sum("two-moves", ["a", "b"], 20)
+        });
+        &FACTS
     }
     fn initial_state(&self) -> CounterState {
         CounterState { count: 0 }

@@ -224,7 +224,7 @@ impl fmt::Display for GameChoice {
             GameChoice::Othello => f.write_str("othello"),
             GameChoice::Tubstap(g) => f.write_str(g.name()),
             GameChoice::Ggp(g) => f.write_str(&g.facts().name),
-            GameChoice::Geister(g) => f.write_str(&g.name()),
+            GameChoice::Geister(g) => f.write_str(g.name()),
         }
     }
 }

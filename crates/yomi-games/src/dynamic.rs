@@ -139,7 +139,8 @@ pub trait DynGame: Send + Sync {
     /// The canonical name (`connect4`, `go-9x9`, `ggp:ticTacToe`, …).
     fn name(&self) -> String;
     /// Facts that do not change during play: players, their names, reward bounds, …
-    fn facts(&self) -> GameFacts;
+    /// Stored in the game ([`yomi_core::Game::facts`]): asking allocates nothing.
+    fn facts(&self) -> &GameFacts;
     /// The number of distinct actions.
     fn num_actions(&self) -> usize;
     /// The observation tensor's shape, or `None` when the game has no tensor encoding.
@@ -430,7 +431,7 @@ impl<G: ActionSpace> DynGame for ErasedGame<G> {
         self.shared.name.clone()
     }
 
-    fn facts(&self) -> GameFacts {
+    fn facts(&self) -> &GameFacts {
         self.shared.game.facts()
     }
 

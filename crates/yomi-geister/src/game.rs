@@ -4,7 +4,7 @@
 //! It lives apart from both so that the dependencies go one way: `notation` uses `rules`,
 //! this module uses both, and `rules` uses neither.
 
-use yomi_core::game::{Game, GameFacts, Information, Turn};
+use yomi_core::game::{Game, GameFacts, Turn};
 use yomi_core::{NotationError, Player, Rewards, Rng};
 
 use crate::rules::{bits, Dir, Geister, GeisterMove, GeisterState, Setup, OFF};
@@ -13,18 +13,8 @@ impl Game for Geister {
     type State = GeisterState;
     type Move = GeisterMove;
 
-    fn facts(&self) -> GameFacts {
-        // Set-up moves come on top of the ply limit.
-        let setups = if self.has_setup_phase() { 2 } else { 0 };
-        let mut f = GameFacts::two_player_zero_sum(
-            &self.name(),
-            ["first", "second"],
-            self.max_plies() as usize + setups,
-        );
-        if self.hidden() {
-            f.information = Information::Imperfect;
-        }
-        f
+    fn facts(&self) -> &GameFacts {
+        self.stored_facts()
     }
 
     fn initial_state(&self) -> GeisterState {

@@ -24,7 +24,9 @@
 //! has lost all red ghosts wins; otherwise the game is drawn when the ply counter reaches
 //! the limit (300, 200 as an option; 100 on the 5×4 board).
 
-use yomi_core::game::Game;
+use std::hash::{Hash, Hasher};
+
+use yomi_core::game::{Game, GameFacts, Information};
 use yomi_core::{Player, Rng};
 
 /// A direction of movement, in the absolute coordinates of the module docs.
@@ -195,12 +197,16 @@ pub enum WinReason {
 /// No neighbour in that direction.
 pub(crate) const OFF: u8 = 255;
 
-/// A Geister variant with its board geometry. Cheap to copy (a few hundred bytes of
-/// tables); create it once and share it.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+/// A Geister variant with its board geometry. Cheap to clone (a few hundred bytes of
+/// tables and its [`GameFacts`]); create it once and share it. Games are equal when their
+/// variant and ply limit are, which determine everything else.
+#[derive(Clone, Debug)]
 pub struct Geister {
     variant: Variant,
     max_plies: u16,
+    /// Follows the variant and the ply limit: set in [`Geister::new`] and updated by
+    /// [`Geister::with_max_plies`] and [`Geister::perfect_view`].
+    facts: GameFacts,
     pub(crate) w: u8,
     pub(crate) h: u8,
     /// `nb[sq][dir]`: the neighbouring square or [`OFF`].
@@ -216,12 +222,35 @@ pub struct Geister {
     pub(crate) inboard_moves: u8,
 }
 
+impl PartialEq for Geister {
+    fn eq(&self, other: &Self) -> bool {
+        (self.variant, self.max_plies) == (other.variant, other.max_plies)
+    }
+}
+
+impl Eq for Geister {}
+
+impl Hash for Geister {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        (self.variant, self.max_plies).hash(state);
+    }
+}
+
 impl Geister {
+    /// The ply limit of `variant` in [`Geister::new`].
+    const fn default_max_plies(variant: Variant) -> u16 {
+        match variant {
+            Variant::Standard | Variant::Perfect => 300,
+            Variant::Mini => 100,
+        }
+    }
+
     /// The variant with its default ply limit (300 on 6×6, 100 on 5×4).
     pub fn new(variant: Variant) -> Self {
-        let (w, h, max_plies) = match variant {
-            Variant::Standard | Variant::Perfect => (6u8, 6u8, 300u16),
-            Variant::Mini => (5, 4, 100),
+        let max_plies = Self::default_max_plies(variant);
+        let (w, h) = match variant {
+            Variant::Standard | Variant::Perfect => (6u8, 6u8),
+            Variant::Mini => (5, 4),
         };
         let mut nb = [[OFF; 4]; 36];
         let mut policy = [[OFF; 4]; 36];
@@ -270,6 +299,7 @@ impl Geister {
         Geister {
             variant,
             max_plies,
+            facts: Self::facts_of(variant, max_plies),
             w,
             h,
             nb,
@@ -303,6 +333,7 @@ impl Geister {
     pub fn with_max_plies(mut self, plies: u16) -> Self {
         assert!(plies > 0, "a ply limit must be positive");
         self.max_plies = plies;
+        self.facts = Self::facts_of(self.variant, plies);
         self
     }
 
@@ -321,21 +352,49 @@ impl Geister {
             "geister-mini" => Self::mini(),
             _ => return None,
         };
-        Some(plies.map_or(g, |p| g.with_max_plies(p)))
+        Some(match plies {
+            Some(p) => g.with_max_plies(p),
+            None => g,
+        })
     }
 
     /// The command-line name (with the ply limit appended when it is not the default).
-    pub fn name(&self) -> String {
-        let base = match self.variant {
+    pub fn name(&self) -> &str {
+        &self.facts.name
+    }
+
+    /// The facts of `variant` with a limit of `max_plies`, for [`Game::facts`].
+    fn facts_of(variant: Variant, max_plies: u16) -> GameFacts {
+        let base = match variant {
             Variant::Standard => "geister",
             Variant::Perfect => "geister-perfect",
             Variant::Mini => "geister-mini",
         };
-        if self.max_plies == Self::new(self.variant).max_plies {
+        let name = if max_plies == Self::default_max_plies(variant) {
             base.to_string()
         } else {
-            format!("{base}-{}", self.max_plies)
+            format!("{base}-{max_plies}")
+        };
+        // Set-up moves come on top of the ply limit.
+        let setups = if variant == Variant::Mini { 0 } else { 2 };
+        let information = if variant == Variant::Perfect {
+            Information::Perfect
+        } else {
+            Information::Imperfect
+        };
+        GameFacts {
+            information,
+            ..GameFacts::two_player_zero_sum(
+                &name,
+                ["first", "second"],
+                max_plies as usize + setups,
+            )
         }
+    }
+
+    /// The facts [`Game::facts`] returns.
+    pub(crate) fn stored_facts(&self) -> &GameFacts {
+        &self.facts
     }
 
     /// The variant.
@@ -389,9 +448,10 @@ impl Geister {
         match self.variant {
             Variant::Standard => Geister {
                 variant: Variant::Perfect,
-                ..*self
+                facts: Self::facts_of(Variant::Perfect, self.max_plies),
+                ..self.clone()
             },
-            _ => *self,
+            _ => self.clone(),
         }
     }
 

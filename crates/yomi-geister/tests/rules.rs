@@ -2,7 +2,7 @@
 //! tournament server's order, ply limits, notation errors and policy indices.
 
 use yomi_core::testing::perft;
-use yomi_core::{ActionSpace, Game, NotationError, Player, TensorGame};
+use yomi_core::{ActionSpace, Game, Information, NotationError, Player, TensorGame};
 use yomi_geister::{Geister, GeisterMove, Outcome, Setup, WinReason};
 
 fn state(game: &Geister, text: &str) -> yomi_geister::GeisterState {
@@ -207,6 +207,15 @@ fn ply_limits() {
     play(&g200, &mut s, "40E");
     assert_eq!(s.outcome(), Outcome::Draw);
     assert_eq!(game.facts().max_turns, Some(302));
+    // The stored facts follow the ply limit and the variant.
+    assert_eq!(g200.facts().name, "geister-200");
+    assert_eq!(g200.facts().max_turns, Some(202));
+    assert_eq!(g200.facts().information, Information::Imperfect);
+    let perfect = g200.perfect_view();
+    assert_eq!(perfect.facts().name, "geister-perfect-200");
+    assert_eq!(perfect.facts().information, Information::Perfect);
+    assert_eq!(perfect, Geister::from_name("geister-perfect-200").unwrap());
+    assert_ne!(perfect, Geister::perfect());
 }
 
 #[test]

@@ -41,7 +41,8 @@ pub struct GdlMove(pub u32);
 /// A GDL game: the compiled rules, shared between clones.
 #[derive(Clone, Debug)]
 pub struct GdlGame {
-    name: String,
+    /// Computed from the reasoner's roles when the game is built.
+    facts: GameFacts,
     reasoner: Arc<Reasoner>,
 }
 
@@ -51,10 +52,7 @@ impl GdlGame {
     /// # Errors
     /// [`GdlError::Game`] when the game cannot be grounded (too large, too many roles).
     pub fn new(name: &str, desc: &Description) -> Result<Self, GdlError> {
-        Ok(GdlGame {
-            name: format!("ggp:{name}"),
-            reasoner: Arc::new(Reasoner::new(desc)?),
-        })
+        Ok(Self::with_reasoner(name, Reasoner::new(desc)?))
     }
 
     /// The game on the fallback evaluator ([`Reasoner::new_fallback`]), which games too
@@ -63,10 +61,30 @@ impl GdlGame {
     /// # Errors
     /// As [`Reasoner::new_fallback`].
     pub fn new_fallback(name: &str, desc: &Description) -> Result<Self, GdlError> {
-        Ok(GdlGame {
+        Ok(Self::with_reasoner(name, Reasoner::new_fallback(desc)?))
+    }
+
+    /// The game on compiled rules; its facts come from the roles.
+    fn with_reasoner(name: &str, reasoner: Reasoner) -> Self {
+        let roles = reasoner.roles().len();
+        let facts = GameFacts {
             name: format!("ggp:{name}"),
-            reasoner: Arc::new(Reasoner::new_fallback(desc)?),
-        })
+            players: roles,
+            player_names: reasoner.role_names().to_vec(),
+            dynamics: if roles > 1 {
+                Dynamics::Simultaneous
+            } else {
+                Dynamics::Sequential
+            },
+            information: Information::Perfect,
+            utility: Utility::GeneralSum,
+            reward_bounds: (0.0, 100.0),
+            max_turns: None,
+        };
+        GdlGame {
+            facts,
+            reasoner: Arc::new(reasoner),
+        }
     }
 
     /// Reads, checks and compiles a KIF rule sheet.
@@ -149,26 +167,8 @@ impl Game for GdlGame {
     type State = GdlState;
     type Move = GdlMove;
 
-    fn players(&self) -> usize {
-        self.reasoner.roles().len()
-    }
-
-    fn facts(&self) -> GameFacts {
-        let r = &*self.reasoner;
-        GameFacts {
-            name: self.name.clone(),
-            players: r.roles().len(),
-            player_names: r.role_names().to_vec(),
-            dynamics: if r.roles().len() > 1 {
-                Dynamics::Simultaneous
-            } else {
-                Dynamics::Sequential
-            },
-            information: Information::Perfect,
-            utility: Utility::GeneralSum,
-            reward_bounds: (0.0, 100.0),
-            max_turns: None,
-        }
+    fn facts(&self) -> &GameFacts {
+        &self.facts
     }
 
     fn initial_state(&self) -> GdlState {

@@ -365,7 +365,7 @@ pub fn run_match(
         }
         return MatchRecord {
             match_id: match_id.into(),
-            game: game.facts().name,
+            game: game.facts().name.clone(),
             goals: Vec::new(),
             roles: roles.clone(),
             players: players.to_vec(),
@@ -469,7 +469,7 @@ pub fn run_match(
     let returns = game.returns(&state);
     MatchRecord {
         match_id: match_id.into(),
-        game: game.facts().name,
+        game: game.facts().name.clone(),
         goals: (0..n).map(|p| returns.get(Player(p as u8))).collect(),
         roles,
         players: players.to_vec(),
@@ -561,7 +561,7 @@ pub fn run_matches(
             players: players.len(),
         });
     }
-    let name = game.facts().name;
+    let name = &game.facts().name;
     let settings = SeriesSettings {
         ggp_host: 1,
         game: name.clone(),

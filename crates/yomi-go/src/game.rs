@@ -122,6 +122,9 @@ pub struct GoGame {
     size: usize,
     rules: Rules,
     max_moves: usize,
+    /// Computed from the size and move limit in [`GoGame::with_rules`], which every
+    /// constructor (and [`GoGame::with_komi`]) goes through.
+    facts: GameFacts,
 }
 
 /// Komi in half points, checked.
@@ -152,10 +155,16 @@ impl GoGame {
         }
         komi_half_points(rules.komi)?;
         let max_moves = rules.max_moves.unwrap_or(3 * size * size).max(1);
+        let facts = GameFacts::two_player_zero_sum(
+            &format!("go-{size}x{size}"),
+            ["black", "white"],
+            max_moves,
+        );
         Ok(GoGame {
             size,
             rules,
             max_moves,
+            facts,
         })
     }
 
@@ -807,12 +816,8 @@ impl Game for GoGame {
     type State = GoState;
     type Move = Vertex;
 
-    fn facts(&self) -> GameFacts {
-        GameFacts::two_player_zero_sum(
-            &format!("go-{}x{}", self.size, self.size),
-            ["black", "white"],
-            self.max_moves,
-        )
+    fn facts(&self) -> &GameFacts {
+        &self.facts
     }
 
     fn initial_state(&self) -> GoState {
@@ -1079,6 +1084,22 @@ const _: () = {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The facts are set by the constructor from the size and the move limit, and a game
+    /// derived by [`GoGame::with_komi`] keeps them consistent with its rules.
+    #[test]
+    fn stored_facts_follow_size_and_move_limit() {
+        let rules = Rules {
+            max_moves: Some(60),
+            ..Rules::default()
+        };
+        let game = GoGame::with_rules(5, rules).unwrap();
+        assert_eq!(game.facts().name, "go-5x5");
+        assert_eq!(game.facts().max_turns, Some(60));
+        let komi = game.with_komi(0.5).unwrap();
+        assert_eq!(komi.facts(), game.facts());
+        assert_eq!(GoGame::new(7).unwrap().facts().max_turns, Some(3 * 7 * 7));
+    }
 
     /// The superko filter ([`Board::may_repeat`]) never skips a lookup that would find a
     /// repetition: along random games on small boards (many captures and ko fights), the

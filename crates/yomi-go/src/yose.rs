@@ -50,6 +50,8 @@ use crate::vertex::{Color, Vertex};
 /// are Black's area minus White's (Tromp-Taylor, no komi) and its negation.
 pub struct RegionGame {
     go: GoGame,
+    /// Go's facts under this game's name and reward bounds, computed in [`RegionGame::new`].
+    facts: GameFacts,
     region: Box<[bool; MAX_AREA]>,
     cut: usize,
     cut_score: f64,
@@ -65,17 +67,25 @@ impl RegionGame {
                 mask[v.index() % MAX_AREA] = true;
             }
         }
+        // The largest absolute score: board points plus one.
+        let bound = (go.size() * go.size()) as f64 + 1.0;
+        let facts = GameFacts {
+            name: format!("{}-region", go.facts().name),
+            reward_bounds: (-bound, bound),
+            ..go.facts().clone()
+        };
         RegionGame {
             go,
+            facts,
             region: mask,
             cut,
             cut_score,
         }
     }
 
-    /// The largest absolute score: board points plus one.
+    /// The largest absolute score (the upper reward bound set in [`RegionGame::new`]).
     fn bound(&self) -> f64 {
-        (self.go.size() * self.go.size()) as f64 + 1.0
+        self.facts.reward_bounds.1
     }
 }
 
@@ -83,11 +93,8 @@ impl Game for RegionGame {
     type State = GoState;
     type Move = Vertex;
 
-    fn facts(&self) -> GameFacts {
-        let mut f = self.go.facts();
-        f.name = format!("{}-region", f.name);
-        f.reward_bounds = (-self.bound(), self.bound());
-        f
+    fn facts(&self) -> &GameFacts {
+        &self.facts
     }
 
     fn initial_state(&self) -> GoState {

@@ -274,7 +274,7 @@ pub fn generate<G: Game>(
 ) -> Result<Vec<Labelled>, LearnError> {
     let header = DataHeader {
         yomi_learn_data: 1,
-        game: game.facts().name,
+        game: game.facts().name.clone(),
         seed: cfg.seed,
         iterations: cfg.iterations,
     };

@@ -144,7 +144,7 @@ fn data_train_matches_report_and_resume() {
             std::fs::copy(&f, chunked.train.out.join(&name)).unwrap();
         }
     }
-    let plan = MatchPlan::new(game, "nim", &chunked).unwrap();
+    let plan = MatchPlan::new(game.clone(), "nim", &chunked).unwrap();
     let mut journal = plan.journal().unwrap();
     assert_eq!(plan.total(), 3 * 6 * 4);
     let due = journal.due();

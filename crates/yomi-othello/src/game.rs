@@ -36,6 +36,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::LazyLock;
 
 use yomi_core::{
     ActionSpace, Game, GameFacts, NotationError, Player, Rewards, Rng, TensorGame, TensorShape,
@@ -426,8 +427,11 @@ impl Game for Othello {
     type State = OthelloState;
     type Move = Move;
 
-    fn facts(&self) -> GameFacts {
-        GameFacts::two_player_zero_sum("othello", ["black", "white"], MAX_TURNS)
+    fn facts(&self) -> &GameFacts {
+        static FACTS: LazyLock<GameFacts> = LazyLock::new(|| {
+            GameFacts::two_player_zero_sum("othello", ["black", "white"], MAX_TURNS)
+        });
+        &FACTS
     }
 
     fn initial_state(&self) -> OthelloState {

@@ -241,7 +241,7 @@ fn gdl_game(name: &str) -> PyResult<GdlGame> {
 
 fn match_plan(exp: &Experiment) -> PyResult<MatchPlan<GdlGame>> {
     let game = gdl_game(&exp.game)?;
-    let name = yomi_core::Game::facts(&game).name;
+    let name = yomi_core::Game::facts(&game).name.clone();
     MatchPlan::new(game, &name, exp).map_err(learn_err)
 }
 

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use yomi_core::{Dynamics, GameFacts, Information, TensorShape, Utility};
+use yomi_core::{Dynamics, Information, TensorShape, Utility};
 use yomi_games::{Actor, DynGame, DynState, BUILT_IN};
 
 use crate::bridge::{dyn_err, guard, ndarray, value_err};
@@ -22,7 +22,6 @@ pub struct PyGame {
     /// The name it was loaded by (for pickling: a worker loads it again).
     pub(crate) spec: String,
     pub(crate) inner: Arc<dyn DynGame>,
-    facts: GameFacts,
 }
 
 impl PyGame {
@@ -30,18 +29,13 @@ impl PyGame {
         let inner = guard(|| yomi_games::load_game(name))?.map_err(dyn_err)?;
         Ok(PyGame {
             spec: name.to_string(),
-            facts: inner.facts(),
             inner,
         })
     }
 
     /// The game `inner`, loaded by the name `spec`.
     pub(crate) fn load_from(spec: String, inner: Arc<dyn DynGame>) -> Self {
-        PyGame {
-            spec,
-            facts: inner.facts(),
-            inner,
-        }
+        PyGame { spec, inner }
     }
 
     pub(crate) fn state(&self, inner: Box<dyn DynState>) -> PyState {
@@ -88,7 +82,7 @@ impl PyGame {
     }
 
     fn num_players(&self) -> usize {
-        self.facts.players
+        self.inner.facts().players
     }
 
     /// The number of distinct integer actions; every legal action is below it.
@@ -97,7 +91,7 @@ impl PyGame {
     }
 
     fn player_names(&self) -> Vec<String> {
-        self.facts.player_names.clone()
+        self.inner.facts().player_names.clone()
     }
 
     /// `[channels, height, width]` of `State.observation_tensor`, or `None` when the game
@@ -114,20 +108,20 @@ impl PyGame {
 
     /// An upper bound on the number of moves of a game, when the game declares one.
     fn max_game_length(&self) -> Option<usize> {
-        self.facts.max_turns
+        self.inner.facts().max_turns
     }
 
     fn min_utility(&self) -> f64 {
-        self.facts.reward_bounds.0
+        self.inner.facts().reward_bounds.0
     }
 
     fn max_utility(&self) -> f64 {
-        self.facts.reward_bounds.1
+        self.inner.facts().reward_bounds.1
     }
 
     /// `"zero_sum"`, `"constant_sum"` or `"general_sum"`.
     fn utility(&self) -> &'static str {
-        match self.facts.utility {
+        match self.inner.facts().utility {
             Utility::ZeroSum => "zero_sum",
             Utility::ConstantSum(_) => "constant_sum",
             Utility::GeneralSum => "general_sum",
@@ -135,11 +129,11 @@ impl PyGame {
     }
 
     fn is_simultaneous(&self) -> bool {
-        self.facts.dynamics == Dynamics::Simultaneous
+        self.inner.facts().dynamics == Dynamics::Simultaneous
     }
 
     fn has_perfect_information(&self) -> bool {
-        self.facts.information == Information::Perfect
+        self.inner.facts().information == Information::Perfect
     }
 
     fn new_initial_state(&self) -> PyResult<PyState> {

@@ -207,7 +207,7 @@ fn describe(name: &str, summary: &str) -> Result<GameDesc, String> {
     Ok(GameDesc {
         name: name.to_string(),
         summary: summary.to_string(),
-        players: game.facts().player_names,
+        players: game.facts().player_names.clone(),
         agents: game
             .agents()
             .into_iter()

@@ -524,7 +524,7 @@ impl Session {
                 Mode::Replay => "replay".into(),
             },
             game: self.game.name(),
-            players: facts.player_names,
+            players: facts.player_names.clone(),
             seats: self.seats.clone(),
             seed: self.seed,
             moves: self.visible_moves(viewer),
@@ -543,7 +543,7 @@ impl Session {
     }
 
     fn result_words(&self, returns: &[f64]) -> String {
-        let names = self.game.facts().player_names;
+        let names = &self.game.facts().player_names;
         let best = returns.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let winners: Vec<usize> = (0..returns.len()).filter(|&p| returns[p] == best).collect();
         let scores = names

@@ -35,7 +35,7 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use yomi_core::{ActionSpace, Player, TensorGame, TensorShape};
+use yomi_core::{ActionSpace, GameFacts, Player, TensorGame, TensorShape};
 
 use crate::map::{MapError, TbsMap, MAX_UNITS};
 use crate::rules::{Terrain, UnitKind, IMPASSABLE, MOVE_COST};
@@ -89,7 +89,8 @@ pub struct Tubstap {
 
 #[derive(Debug)]
 struct Inner {
-    name: String,
+    /// Computed from the map when the game is built.
+    facts: GameFacts,
     map: TbsMap,
     width: usize,
     /// Move cost per kind per cell (`IMPASSABLE` for no entry).
@@ -100,7 +101,6 @@ struct Inner {
     kinds: [UnitKind; MAX_UNITS],
     teams: [u8; MAX_UNITS],
     initial: TbsState,
-    max_turns: usize,
 }
 
 impl Tubstap {
@@ -142,7 +142,11 @@ impl Tubstap {
         };
         let max_turns = map.turn_limit as usize * (most + 1);
         let inner = Inner {
-            name: format!("tubstap:{name}"),
+            facts: GameFacts::two_player_zero_sum(
+                &format!("tubstap:{name}"),
+                ["red", "blue"],
+                max_turns,
+            ),
             width: map.width,
             map,
             cost,
@@ -151,7 +155,6 @@ impl Tubstap {
             kinds,
             teams,
             initial: initial.clone(),
-            max_turns,
         };
         let mut game = Tubstap {
             inner: Arc::new(inner),
@@ -179,7 +182,7 @@ impl Tubstap {
 
     /// The game's name (`tubstap:<map>`).
     pub fn name(&self) -> &str {
-        &self.inner.name
+        &self.inner.facts.name
     }
 
     /// Number of units (ids are `0..units()`).
@@ -216,9 +219,9 @@ impl Tubstap {
         &self.inner.initial
     }
 
-    /// The most moves a game can last (`GameFacts::max_turns`).
-    pub(crate) fn max_turns(&self) -> usize {
-        self.inner.max_turns
+    /// The facts [`yomi_core::Game::facts`] returns, computed once in [`Tubstap::new`].
+    pub(crate) fn stored_facts(&self) -> &GameFacts {
+        &self.inner.facts
     }
 
     #[inline]

@@ -13,8 +13,8 @@ impl Game for Tubstap {
     type State = TbsState;
     type Move = TbsMove;
 
-    fn facts(&self) -> GameFacts {
-        GameFacts::two_player_zero_sum(self.name(), ["red", "blue"], self.max_turns())
+    fn facts(&self) -> &GameFacts {
+        self.stored_facts()
     }
 
     fn initial_state(&self) -> TbsState {

@@ -290,7 +290,7 @@ pub fn play_game_from<G: Game, A: Agent<G>>(
     };
     let (returns, results) = match termination.forfeiting_seat() {
         Some(seat) => {
-            let returns = forfeit_returns(&facts, seat);
+            let returns = forfeit_returns(facts, seat);
             let mut results = seat_results(&returns);
             results[seat] = SeatResult::Loss;
             (returns, results)

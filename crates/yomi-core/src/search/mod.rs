@@ -39,23 +39,15 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for Box<E> {
 /// The evaluation that knows nothing: every player gets the midpoint of the reward range
 /// (a draw in a zero-sum game), or the true returns at terminal states.
 ///
-/// The midpoint vector is computed from [`Game::facts`] on the first call and kept, so an
-/// instance must be used with one game only (as registries do).
-#[derive(Debug, Default)]
-pub struct NeutralEvaluator {
-    neutral: std::sync::OnceLock<Rewards>,
-}
+/// The midpoint comes from [`Game::facts`] at each call (a field read, no allocation), so
+/// one instance serves any number of games.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NeutralEvaluator;
 
 impl NeutralEvaluator {
     /// A neutral evaluator.
     pub fn new() -> Self {
-        Self::default()
-    }
-}
-
-impl Clone for NeutralEvaluator {
-    fn clone(&self) -> Self {
-        Self::default()
+        NeutralEvaluator
     }
 }
 
@@ -64,15 +56,13 @@ impl<G: Game> Evaluator<G> for NeutralEvaluator {
         if game.is_terminal(state) {
             return game.returns(state);
         }
-        *self.neutral.get_or_init(|| {
-            let f = game.facts();
-            let mid = 0.5 * (f.reward_bounds.0 + f.reward_bounds.1);
-            let mut r = Rewards::zeros(f.players);
-            for p in f.all_players() {
-                r.set(p, mid);
-            }
-            r
-        })
+        let f = game.facts();
+        let mid = 0.5 * (f.reward_bounds.0 + f.reward_bounds.1);
+        let mut r = Rewards::zeros(f.players);
+        for p in f.all_players() {
+            r.set(p, mid);
+        }
+        r
     }
 }
 

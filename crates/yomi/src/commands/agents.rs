@@ -11,7 +11,7 @@ impl GameCommand for AgentsArgs {
     type Output = ();
 
     fn run<G: Game>(self, game: G, registry: AgentRegistry<G>) -> anyhow::Result<()> {
-        let name = game.facts().name;
+        let name = &game.facts().name;
         let mut text = format!(
             "Agents for {name}. Write an agent as `name` or `name:key=value,...`, \
              e.g. `mcts:iters=2000,c=0.7`.\n"

@@ -5,14 +5,14 @@ use yomi_core::{Game, GameFacts};
 
 use crate::games::{GameChoice, GameCommand, BUILT_IN};
 
-/// Asks a game for its facts.
+/// Asks a game for its facts (a copy: the game is dropped when the command returns).
 struct Facts;
 
 impl GameCommand for Facts {
     type Output = GameFacts;
 
     fn run<G: Game>(self, game: G, _: AgentRegistry<G>) -> anyhow::Result<GameFacts> {
-        Ok(game.facts())
+        Ok(game.facts().clone())
     }
 }
 

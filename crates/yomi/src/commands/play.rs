@@ -81,7 +81,7 @@ impl GameCommand for PlayArgs {
         if let Some(e) = failed {
             return Err(e.into());
         }
-        writeln!(out, "{}", result_line(&facts, &names, &played))?;
+        writeln!(out, "{}", result_line(facts, &names, &played))?;
         writeln!(out, "Moves: {}", played.moves.join(" "))?;
         Ok(())
     }
