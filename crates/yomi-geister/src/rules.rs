@@ -194,6 +194,38 @@ pub enum WinReason {
     LostReds,
 }
 
+/// "first player" / "second player": the seat words of the tournament server.
+pub(crate) fn seat_words(p: Player) -> &'static str {
+    if p.0 == 0 {
+        "first player"
+    } else {
+        "second player"
+    }
+}
+
+impl std::fmt::Display for WinReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            WinReason::Escape => "a blue ghost escaped",
+            WinReason::CapturedBlues => "captured every blue ghost",
+            WinReason::LostReds => "every red ghost was taken",
+        })
+    }
+}
+
+impl std::fmt::Display for Outcome {
+    /// `first player won: a blue ghost escaped`, `draw at the ply limit`, `not over`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Outcome::Ongoing => f.write_str("not over"),
+            Outcome::Win { winner, reason } => {
+                write!(f, "{} won: {reason}", seat_words(*winner))
+            }
+            Outcome::Draw => f.write_str("draw at the ply limit"),
+        }
+    }
+}
+
 /// No neighbour in that direction.
 pub(crate) const OFF: u8 = 255;
 

@@ -562,6 +562,41 @@ pub enum Ending {
     },
 }
 
+impl std::fmt::Display for Ending {
+    /// How the game ended, in words (`first player won: a blue ghost escaped`, `second
+    /// player lost: timeout`); an offending line is quoted, cut to 60 characters.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use crate::rules::seat_words;
+        let quoted = |line: &str| {
+            let cut: String = line.chars().take(60).collect();
+            if cut.len() < line.len() {
+                format!("{cut:?}...")
+            } else {
+                format!("{cut:?}")
+            }
+        };
+        match self {
+            Ending::Rules(o) => write!(f, "{o}"),
+            Ending::Illegal { loser, line } => write!(
+                f,
+                "{} lost: illegal set-up or move {}",
+                seat_words(*loser),
+                quoted(line)
+            ),
+            Ending::Garbled { loser, line } => write!(
+                f,
+                "{} lost: not a protocol message {}",
+                seat_words(*loser),
+                quoted(line)
+            ),
+            Ending::Timeout { loser } => write!(f, "{} lost: out of time", seat_words(*loser)),
+            Ending::Disconnected { loser } => {
+                write!(f, "{} lost: disconnected", seat_words(*loser))
+            }
+        }
+    }
+}
+
 impl Ending {
     /// The winner, if any.
     pub fn winner(&self) -> Option<Player> {

@@ -406,3 +406,36 @@ fn a_board_with_more_than_four_opponent_blues_is_refused_not_a_panic() {
         assert!(err.to_string().contains("ghosts"), "{err}");
     }
 }
+
+#[test]
+fn endings_read_as_words_not_rust_debug_output() {
+    use yomi_geister::rules::WinReason;
+    use yomi_geister::session::Ending;
+    let cases = [
+        (
+            Ending::Rules(Outcome::Win {
+                winner: Player(0),
+                reason: WinReason::Escape,
+            }),
+            "first player won: a blue ghost escaped",
+        ),
+        (Ending::Rules(Outcome::Draw), "draw at the ply limit"),
+        (
+            Ending::Timeout { loser: Player(1) },
+            "second player lost: out of time",
+        ),
+        (
+            Ending::Illegal {
+                loser: Player(0),
+                line: "MOV:Z,NORTH".repeat(10),
+            },
+            "first player lost: illegal set-up or move \"MOV:Z,NORTH",
+        ),
+    ];
+    for (ending, words) in cases {
+        let text = ending.to_string();
+        assert!(text.starts_with(words), "{text:?}");
+        assert!(!text.contains("Player(") && !text.contains('{'), "{text}");
+        assert!(text.chars().count() < 120, "{text}");
+    }
+}

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
-use yomi_geister::session::{connect_and_play_with_retry, ClientResult, Clock, Ending, Server};
+use yomi_geister::session::{connect_and_play_with_retry, ClientResult, Clock, Server};
 use yomi_geister::{registry, Geister};
 
 use crate::error::{seconds_option, usage};
@@ -256,18 +256,9 @@ fn server(a: ServerArgs) -> anyhow::Result<()> {
                 }
             })
             .with_context(|| format!("game {g}"))?;
-        let how = match &report.ending {
-            Ending::Rules(o) => format!("{o:?}"),
-            other => format!("{other:?}"),
-        };
-        let result = match report.ending.winner() {
-            Some(p) if p.0 == 0 => "first player won",
-            Some(_) => "second player won",
-            None => "draw",
-        };
         println!(
-            "game {g}: {result} after {} plies ({how}); final board {}",
-            report.plies, report.final_board
+            "game {g}: {} after {} plies; final board {}",
+            report.ending, report.plies, report.final_board
         );
     }
     Ok(())
