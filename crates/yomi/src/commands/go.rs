@@ -214,7 +214,7 @@ fn parse_pair(text: &str, what: &str) -> anyhow::Result<(usize, usize)> {
 }
 
 fn yose_make(a: MakeArgs) -> anyhow::Result<()> {
-    use yomi_go::yose::{generate, suite_plan, GenConfig};
+    use yomi_go::yose::{make_suite, suite_plan, SuiteStep};
     let plan = a
         .plan
         .split(',')
@@ -230,43 +230,25 @@ fn yose_make(a: MakeArgs) -> anyhow::Result<()> {
             a.region
         )));
     }
-    std::fs::create_dir_all(&a.out)?;
     let plan = suite_plan(&plan);
     let limit = limit_seconds("--limit", a.limit)?;
     let total = plan.len();
-    for (i, (size, kind)) in plan.into_iter().enumerate() {
-        let name = format!("y{:02}-{size}x{size}-{kind}", i + 1);
-        let path = a.out.join(format!("{name}.sgf"));
-        if path.exists() {
-            eprintln!("[{}/{total}] {name}: kept", i + 1);
-            continue;
-        }
-        let cfg = GenConfig {
-            size,
-            kind,
-            region,
-            limit,
-            attempts: 2000,
-            max_komi: 12.0,
-        };
-        let start = std::time::Instant::now();
-        let seed = yomi_core::rng::derive_seed(a.seed, i as u64);
-        let problem = generate(&cfg, seed, &name).ok_or_else(|| {
-            anyhow::anyhow!("{name}: no proven problem in {} attempts", cfg.attempts)
-        })?;
-        let tmp = path.with_extension("sgf.tmp");
-        std::fs::write(&tmp, problem.to_sgf())?;
-        std::fs::rename(&tmp, &path)?;
-        eprintln!(
-            "[{}/{total}] {name}: {} to play, komi {}, correct {}, {} candidates, {:.1}s",
-            i + 1,
+    make_suite(&a.out, &plan, region, limit, a.seed, |step| match step {
+        SuiteStep::Kept { index, name } => eprintln!("[{}/{total}] {name}: kept", index + 1),
+        SuiteStep::Made {
+            index,
+            problem,
+            seconds,
+        } => eprintln!(
+            "[{}/{total}] {}: {} to play, komi {}, correct {}, {} candidates, {seconds:.1}s",
+            index + 1,
+            problem.name,
             problem.to_move,
             problem.komi,
-            problem.correct[0].to_gtp(size),
+            problem.correct[0].to_gtp(problem.size),
             problem.values.len(),
-            start.elapsed().as_secs_f64()
-        );
-    }
+        ),
+    })?;
     Ok(())
 }
 
