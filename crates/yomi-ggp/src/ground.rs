@@ -732,6 +732,31 @@ impl<'s> Grounder<'s> {
     fn plan(&self, r: &NRule, pre_bound: &[bool], first: Option<usize>) -> Plan {
         use std::cmp::Reverse;
         use std::collections::BinaryHeap;
+        /// Variable `v` becomes bound: the counts of the literals and arguments that hold
+        /// it go down (`unbound` per literal, `arg_unbound` per argument, `ground_args`
+        /// up when an argument becomes ground), and the tests (literals that are not
+        /// positive) it leaves with no unbound variable go to `ready`.
+        fn bind(
+            v: usize,
+            occurs: &[Vec<(usize, usize, usize)>],
+            body: &[NLit],
+            (unbound, arg_unbound, ground_args): (&mut [usize], &mut [Vec<usize>], &mut [usize]),
+            ready: &mut Vec<usize>,
+        ) {
+            for &(j, p, c) in &occurs[v] {
+                if p == usize::MAX {
+                    unbound[j] -= c;
+                    if !matches!(body[j], NLit::Pos(_)) && unbound[j] == 0 {
+                        ready.push(j);
+                    }
+                } else {
+                    arg_unbound[j][p] -= 1;
+                    if arg_unbound[j][p] == 0 {
+                        ground_args[j] += 1;
+                    }
+                }
+            }
+        }
         let n = r.body.len();
         let vars_of = |l: &NLit| {
             let mut v = Vec::new();
@@ -816,19 +841,8 @@ impl<'s> Grounder<'s> {
                 continue;
             }
             bound[v] = true;
-            for &(j, p, c) in &occurs[v] {
-                if p == usize::MAX {
-                    unbound[j] -= c;
-                    if !matches!(r.body[j], NLit::Pos(_)) && unbound[j] == 0 {
-                        pre.push(j);
-                    }
-                } else {
-                    arg_unbound[j][p] -= 1;
-                    if arg_unbound[j][p] == 0 {
-                        ground_args[j] += 1;
-                    }
-                }
-            }
+            let counts = (&mut unbound[..], &mut arg_unbound[..], &mut ground_args[..]);
+            bind(v, &occurs, &r.body, counts, &mut pre);
         }
         let mut remaining = vec![false; n];
         let mut heap: BinaryHeap<((i64, i64), Reverse<usize>)> = BinaryHeap::new();
@@ -880,19 +894,8 @@ impl<'s> Grounder<'s> {
                     continue;
                 }
                 bound[v] = true;
-                for &(j, p, c) in &occurs[v] {
-                    if p == usize::MAX {
-                        unbound[j] -= c;
-                        if !matches!(r.body[j], NLit::Pos(_)) && unbound[j] == 0 {
-                            ready.push(j);
-                        }
-                    } else {
-                        arg_unbound[j][p] -= 1;
-                        if arg_unbound[j][p] == 0 {
-                            ground_args[j] += 1;
-                        }
-                    }
-                }
+                let counts = (&mut unbound[..], &mut arg_unbound[..], &mut ground_args[..]);
+                bind(v, &occurs, &r.body, counts, &mut ready);
                 for &(j, p, _) in &occurs[v] {
                     if p == usize::MAX && remaining[j] {
                         heap.push((score(j, &unbound, &ground_args), Reverse(j)));
