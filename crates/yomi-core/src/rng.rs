@@ -12,6 +12,11 @@ pub struct Rng {
     s: [u64; 4],
 }
 
+/// The seed every command, configuration and binding uses when none is given (`--seed`,
+/// a file's `seed`, Python's `seed=`): one value everywhere, so that "the default run" of
+/// any two commands means the same thing.
+pub const DEFAULT_SEED: u64 = 0;
+
 /// SplitMix64 step: used to expand seeds and to derive independent seeds.
 #[inline]
 pub fn splitmix64(state: &mut u64) -> u64 {

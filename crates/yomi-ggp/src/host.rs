@@ -75,7 +75,7 @@ impl Default for HostConfig {
             start_clock: 10.0,
             play_clock: 5.0,
             grace: Duration::from_secs(1),
-            seed: 1,
+            seed: yomi_core::rng::DEFAULT_SEED,
             max_steps: 10_000,
         }
     }

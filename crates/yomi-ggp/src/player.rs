@@ -99,7 +99,7 @@ impl Default for PlayerConfig {
             name: "yomi".into(),
             agent: "mcts".into(),
             margin: 0.5,
-            seed: 1,
+            seed: yomi_core::rng::DEFAULT_SEED,
             max_request_bytes: 8 << 20,
             max_header_bytes: 64 << 10,
             header_timeout: Duration::from_secs(10),

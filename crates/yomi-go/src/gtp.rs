@@ -113,7 +113,7 @@ impl Default for GtpConfig {
     fn default() -> Self {
         GtpConfig {
             agent: "mcts:iters=5000".into(),
-            seed: 1,
+            seed: yomi_core::rng::DEFAULT_SEED,
             scoring: Scoring::Area,
             size: 9,
             komi: 7.5,

@@ -45,7 +45,7 @@ pub struct TrainConfig {
 }
 
 fn d_seed() -> u64 {
-    1
+    yomi_core::rng::DEFAULT_SEED
 }
 fn d_cycles() -> usize {
     10

@@ -6,7 +6,11 @@ use yomi_othello::train::{train, TrainConfig};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut cfg = TrainConfig::default();
+    // Seed 1: the seed the shipped weights (data/othello-eval-v1.bin) were trained with.
+    let mut cfg = TrainConfig {
+        seed: 1,
+        ..TrainConfig::default()
+    };
     if let Some(g) = args.first().and_then(|a| a.parse().ok()) {
         cfg.games_per_round = g;
     }

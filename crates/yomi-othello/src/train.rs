@@ -65,7 +65,7 @@ impl Default for TrainConfig {
             l2: 0.0,
             holdout_every: 10,
             threads: 2,
-            seed: 1,
+            seed: yomi_core::rng::DEFAULT_SEED,
         }
     }
 }

@@ -511,7 +511,7 @@ impl Default for ClientConfig {
         ClientConfig {
             name: "yomi".into(),
             agent: "dlmc".into(),
-            seed: 1,
+            seed: yomi_core::rng::DEFAULT_SEED,
             timeout: Some(Duration::from_secs(600)),
             max_line: 1 << 16,
         }

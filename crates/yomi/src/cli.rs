@@ -191,7 +191,7 @@ pub struct PlayArgs {
     #[arg(required = true, num_args = 1.., value_name = "AGENT")]
     pub agents: Vec<String>,
     /// Seed of the agents' random choices (seat i gets a seed derived from it and i).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = yomi_core::rng::DEFAULT_SEED)]
     pub seed: u64,
     /// Start from this position, in the game's state notation, instead of the start.
     #[arg(long, value_name = "STATE")]
@@ -217,7 +217,7 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = yomi_core::arena::DEFAULT_GAMES)]
     pub games: usize,
     /// The seed every game's seed derives from.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = yomi_core::rng::DEFAULT_SEED)]
     pub seed: u64,
     /// JSONL records file: one line per finished game; an existing file is resumed.
     #[arg(long, value_name = "FILE.jsonl")]
@@ -278,7 +278,7 @@ pub struct BenchArgs {
     #[arg(long)]
     pub quick: bool,
     /// Seed of the playouts and searches.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = yomi_core::rng::DEFAULT_SEED)]
     pub seed: u64,
 }
 

@@ -58,6 +58,31 @@ fn threads_means_one_thing(cmd: &str, help: &str) {
     }
 }
 
+/// `--seed` has one default everywhere (`yomi_core::rng::DEFAULT_SEED`, 0); a seed that
+/// overrides a file's has none.
+fn one_default_seed(cmd: &str, help: &str) {
+    let lines: Vec<&str> = help.lines().collect();
+    for (i, l) in lines.iter().enumerate() {
+        if !l.contains("--seed <") {
+            continue;
+        }
+        // The option's text runs to the next option.
+        let text: String = std::iter::once(*l)
+            .chain(
+                lines[i + 1..]
+                    .iter()
+                    .take_while(|n| !n.trim_start().starts_with('-'))
+                    .copied(),
+            )
+            .collect::<Vec<_>>()
+            .join(" ");
+        if let Some(at) = text.find("[default: ") {
+            let value = text[at + 10..].split(']').next().unwrap_or("");
+            assert_eq!(value, "0", "{cmd}: --seed defaults to {value}");
+        }
+    }
+}
+
 #[test]
 fn help_lists_every_subcommand_and_each_has_its_own_help() {
     let top = yomi(&["--help"]);
@@ -72,11 +97,13 @@ fn help_lists_every_subcommand_and_each_has_its_own_help() {
             r.stdout
         );
         threads_means_one_thing(cmd, &r.stdout);
+        one_default_seed(cmd, &r.stdout);
         // Subcommands with subcommands of their own list them too, each with a help.
         for sub in listed(&r.stdout) {
             let s = yomi(&[cmd, &sub, "--help"]);
             s.ok();
             threads_means_one_thing(&format!("{cmd} {sub}"), &s.stdout);
+            one_default_seed(&format!("{cmd} {sub}"), &s.stdout);
         }
     }
 }

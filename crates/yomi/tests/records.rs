@@ -180,7 +180,7 @@ fn report_and_export_read_a_ggp_host_series_journal() {
     let moves = yomi(&["export", path_str(&out)]);
     moves
         .ok()
-        .says(&["match id: yomi.tictactoe.1.0", "1. x (mark "]);
+        .says(&["match id: yomi.tictactoe.0.0", "1. x (mark "]);
     assert_eq!(moves.stdout.matches("match id: ").count(), 3);
     yomi(&["export", path_str(&out), "--format", "sgf"])
         .fails(1, &["GGP host journal: it exports as move lists only"]);

@@ -129,7 +129,7 @@ impl RoundRobin {
         RoundRobin {
             agents: agents.into_iter().map(Into::into).collect(),
             games: DEFAULT_GAMES,
-            seed: 0,
+            seed: crate::rng::DEFAULT_SEED,
             threads: None,
             turn_limit: None,
             out: None,

@@ -144,7 +144,7 @@ pub struct ClientArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub retry: f64,
     /// Seed of the agent's random choices.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = yomi_core::rng::DEFAULT_SEED)]
     pub seed: u64,
     /// Show every message on stderr.
     #[arg(long)]

@@ -69,7 +69,7 @@ pub struct PlayerArgs {
     #[arg(long, default_value = "yomi")]
     pub name: String,
     /// Seed of the agent.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = yomi_core::rng::DEFAULT_SEED)]
     pub seed: u64,
     /// Print one line per message on stderr.
     #[arg(long)]
@@ -102,7 +102,7 @@ pub struct HostArgs {
     #[arg(long, default_value = "matches.jsonl")]
     pub out: PathBuf,
     /// Seed of the substitute random moves.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = yomi_core::rng::DEFAULT_SEED)]
     pub seed: u64,
 }
 
@@ -121,7 +121,7 @@ pub struct CheckArgs {
     #[arg(long, default_value_t = 10_000)]
     pub max_moves: usize,
     /// Seed of the random games.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = yomi_core::rng::DEFAULT_SEED)]
     pub seed: u64,
 }
 

@@ -96,7 +96,7 @@ pub struct MakeArgs {
     #[arg(long, default_value = "7:16,9:14,6:4")]
     pub plan: String,
     /// Seed of the whole suite (problem i uses a seed derived from it).
-    #[arg(long, default_value_t = 2026)]
+    #[arg(long, default_value_t = yomi_core::rng::DEFAULT_SEED)]
     pub seed: u64,
     /// Fewest and most points of the unsettled region, `MIN:MAX`.
     #[arg(long, default_value = "4:11")]
@@ -158,7 +158,7 @@ pub struct GtpArgs {
     #[arg(long, default_value = "mcts:iters=5000")]
     pub agent: String,
     /// Seed of every random choice.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = yomi_core::rng::DEFAULT_SEED)]
     pub seed: u64,
     /// Board size at start (the controller's `boardsize` changes it).
     #[arg(long, default_value_t = 9)]

@@ -54,7 +54,7 @@ pub struct DataArgs {
     #[arg(long, default_value_t = 10_000)]
     pub iters: u64,
     /// Seed of the states and the searches.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = yomi_core::rng::DEFAULT_SEED)]
     pub seed: u64,
     /// The JSONL file (appended to; an existing one is resumed).
     #[arg(long)]

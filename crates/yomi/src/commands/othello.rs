@@ -82,7 +82,7 @@ pub enum OthelloCommand {
         #[arg(long, value_name = "SPEC")]
         agent: Option<String>,
         /// Seed of the agent's random choices.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = yomi_core::rng::DEFAULT_SEED)]
         seed: u64,
     },
     /// Run a GTP engine (Othello moves a1..h8, pass) on standard input and output.
@@ -98,7 +98,7 @@ pub enum OthelloCommand {
         #[arg(long, value_name = "SPEC")]
         agent: Option<String>,
         /// Seed of the agent's random choices.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = yomi_core::rng::DEFAULT_SEED)]
         seed: u64,
     },
     /// Train the pattern evaluation by noisy self-play and exact solving; write the weights.
@@ -113,7 +113,7 @@ pub enum OthelloCommand {
         #[arg(long, default_value_t = 3)]
         rounds: usize,
         /// Seed of everything random.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = yomi_core::rng::DEFAULT_SEED)]
         seed: u64,
         /// The weights file to write.
         #[arg(long, default_value = "othello-eval.bin")]
@@ -133,7 +133,7 @@ pub enum OthelloCommand {
         #[arg(long, default_value_t = 300)]
         count: usize,
         /// Seed of the self-play.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = yomi_core::rng::DEFAULT_SEED)]
         seed: u64,
         /// Threads to use (default: every core); the positions do not depend on it.
         #[arg(long)]
@@ -158,7 +158,7 @@ pub enum OthelloCommand {
         #[arg(long)]
         table: std::path::PathBuf,
         /// Seed of the searches.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = yomi_core::rng::DEFAULT_SEED)]
         seed: u64,
         /// Labelled position files (the `yomi othello testset` format).
         #[arg(required = true)]

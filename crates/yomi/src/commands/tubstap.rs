@@ -92,7 +92,7 @@ pub struct ClientArgs {
     #[arg(long)]
     pub name: Option<String>,
     /// Seed of the agent.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = yomi_core::rng::DEFAULT_SEED)]
     pub seed: u64,
     /// Seconds to wait for the server's next line (and for the connection); 0: for ever.
     #[arg(long, default_value_t = 600.0)]
