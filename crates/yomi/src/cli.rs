@@ -236,12 +236,10 @@ pub struct MatchArgs {
     pub markdown: bool,
 }
 
-/// Arguments of `yomi tournament`.
+/// The settings of a tournament file that the command line overrides (`yomi tournament`,
+/// `yomi tubstap experiment`).
 #[derive(Args, Debug)]
-pub struct TournamentArgs {
-    /// TOML configuration (see examples/tournament.toml); without it the built-in default.
-    #[arg(value_name = "FILE.toml")]
-    pub file: Option<PathBuf>,
+pub struct FileOverrides {
     /// JSONL records file (overrides the file's `out`); an existing file is resumed.
     #[arg(long, value_name = "FILE.jsonl")]
     pub out: Option<PathBuf>,
@@ -257,6 +255,36 @@ pub struct TournamentArgs {
     /// Hide the progress bar.
     #[arg(long)]
     pub quiet: bool,
+}
+
+impl FileOverrides {
+    /// Sets what was given on `rr`, the file's round robin.
+    pub fn apply(self, rr: &mut yomi_core::arena::RoundRobin) {
+        if self.out.is_some() {
+            rr.out = self.out;
+        }
+        if let Some(games) = self.games {
+            rr.games = games;
+        }
+        if let Some(seed) = self.seed {
+            rr.seed = seed;
+        }
+        if self.threads.is_some() {
+            rr.threads = self.threads;
+        }
+        rr.quiet |= self.quiet;
+    }
+}
+
+/// Arguments of `yomi tournament`.
+#[derive(Args, Debug)]
+pub struct TournamentArgs {
+    /// TOML configuration (see examples/tournament.toml); without it the built-in default.
+    #[arg(value_name = "FILE.toml")]
+    pub file: Option<PathBuf>,
+    /// What the command line overrides in the file.
+    #[command(flatten)]
+    pub overrides: FileOverrides,
     /// Print the tables as Markdown.
     #[arg(long)]
     pub markdown: bool,

@@ -19,20 +19,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<()> {
             "the built-in default (examples/tournament.toml)".to_string(),
         ),
     };
-    let rr = &mut file.round_robin;
-    if args.out.is_some() {
-        rr.out = args.out;
-    }
-    if let Some(games) = args.games {
-        rr.games = games;
-    }
-    if let Some(seed) = args.seed {
-        rr.seed = seed;
-    }
-    if args.threads.is_some() {
-        rr.threads = args.threads;
-    }
-    rr.quiet |= args.quiet;
+    args.overrides.apply(&mut file.round_robin);
     let game =
         GameChoice::from_name(&file.game).map_err(|e| anyhow::anyhow!("{origin}: game: {e}"))?;
     game.dispatch(Run {

@@ -108,21 +108,9 @@ pub struct ExperimentArgs {
     /// The experiment: a tournament file whose game is `tubstap` or `tubstap:<map>`.
     #[arg(value_name = "FILE.toml")]
     pub file: PathBuf,
-    /// Games per pair of agents (overrides the file's `games`).
-    #[arg(long)]
-    pub games: Option<usize>,
-    /// Seed (overrides the file's `seed`).
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Threads to use, each playing one game at a time (overrides the file's `threads`; default: every core).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// JSONL records file (overrides the file's `out`); an existing file is resumed.
-    #[arg(long, value_name = "FILE.jsonl")]
-    pub out: Option<PathBuf>,
-    /// Hide the progress bar.
-    #[arg(long)]
-    pub quiet: bool,
+    /// What the command line overrides in the file.
+    #[command(flatten)]
+    pub overrides: crate::cli::FileOverrides,
     /// Print the standings as Markdown (the comparison is always Markdown).
     #[arg(long)]
     pub markdown: bool,
@@ -254,20 +242,7 @@ fn experiment(a: ExperimentArgs) -> anyhow::Result<()> {
             file.game
         )));
     };
-    let rr = &mut file.round_robin;
-    if a.out.is_some() {
-        rr.out = a.out;
-    }
-    if let Some(games) = a.games {
-        rr.games = games;
-    }
-    if let Some(seed) = a.seed {
-        rr.seed = seed;
-    }
-    if a.threads.is_some() {
-        rr.threads = a.threads;
-    }
-    rr.quiet |= a.quiet;
+    a.overrides.apply(&mut file.round_robin);
     let config = file.round_robin;
     let registry = yomi_tubstap::registry();
     let resolved = config
