@@ -44,8 +44,8 @@ impl RecordsFile {
     /// An unreadable file, or a line that is not a record of the file's kind (with its
     /// number).
     pub fn read(path: &Path) -> anyhow::Result<Self> {
-        let lines = journal::read_lines(path)
-            .with_context(|| format!("cannot read the records in {}", path.display()))?;
+        // The journal's error names the file.
+        let lines = journal::read_lines(path).context("cannot read the records")?;
         let Some(settings) = lines.first().and_then(|(_, l)| journal::header_settings(l)) else {
             let records = read_records(path).context("cannot read the records")?;
             return Ok(RecordsFile::Arena(records));
