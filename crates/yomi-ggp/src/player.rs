@@ -19,9 +19,11 @@
 //!   play clock minus the margin, and always answers before that deadline: with the
 //!   search's move; or, when the search has not returned shortly before the deadline (its
 //!   time budget runs on the wall clock, and a starved thread may have used little of it),
-//!   with its best move so far, after stopping it ([`yomi_core::search::StopSignal`]); or
-//!   a random legal move when even that does not come in time, the search failed or had
-//!   no visit yet, or an earlier search still holds the agent (a late search hands the
+//!   with its best move so far, after stopping it ([`yomi_core::search::StopSignal`]); or,
+//!   when its thread gets no CPU to answer even that, with the best move the search last
+//!   published on the signal (an MCTS search publishes its most visited root move every
+//!   few hundred iterations); or a random legal move when nothing was published, the
+//!   search failed, or an earlier search still holds the agent (a late search hands the
 //!   agent back when it ends, at once since it was stopped).
 //! - [`PlayerServer`] serves it over HTTP (see [`crate::server`] for the limits and
 //!   timeouts).
@@ -233,9 +235,13 @@ pub struct PlayerStats {
     pub stopped_early: u64,
     /// Moves that were the only legal move.
     pub forced: u64,
+    /// Moves taken from what the search had published as its best so far
+    /// ([`yomi_core::search::StopSignal::best_so_far`]), because its thread did not answer
+    /// the stop in time (it got no CPU in the hand-over window).
+    pub published: u64,
     /// Random legal moves sent because the search had no move even when stopped (no
-    /// visit yet, or its thread did not answer the stop in time), failed, or was still
-    /// busy with an earlier move.
+    /// visit yet and nothing published, or its thread did not answer the stop in time),
+    /// failed, or was still busy with an earlier move.
     pub fallbacks: u64,
     /// Moves sent while the rules were still compiling (from the lazy evaluator or the
     /// prover), or error replies sent before the deadline because no move was found in
@@ -577,10 +583,17 @@ impl GgpPlayer {
                         }
                         sel.mv.0
                     }
-                    _ => {
-                        self.count(|s| s.fallbacks += 1);
-                        fallback
-                    }
+                    // The search thread did not answer: take what it published last.
+                    _ => match published_move(&game, &state, role, &stop) {
+                        Some(mv) => {
+                            self.count(|s| s.published += 1);
+                            mv
+                        }
+                        None => {
+                            self.count(|s| s.fallbacks += 1);
+                            fallback
+                        }
+                    },
                 };
                 Reply::ok(game.reasoner().action_text(chosen).to_string())
             }
@@ -879,6 +892,14 @@ async fn wait_for_agent(
         }
         tokio::time::sleep_until((now + AGENT_POLL).min(until).into()).await;
     }
+}
+
+/// The move a search published as its best so far on `stop`, when it is a legal move of
+/// `role` in `state`.
+fn published_move(game: &GdlGame, state: &GdlState, role: usize, stop: &StopSignal) -> Option<u32> {
+    let text = stop.best_so_far()?;
+    let mv = game.parse_move(state, &text).ok()?;
+    game.reasoner().is_legal(state, role, mv.0).then_some(mv.0)
 }
 
 /// How often a PLAY looks whether an earlier search has handed the agent back.

@@ -584,7 +584,7 @@ fn a_search_that_cannot_end_in_time_is_stopped_and_its_best_move_so_far_sent() {
     let stats = p.player.stats();
     eprintln!("{stats:?}");
     assert_eq!(
-        stats.searched + stats.stopped_early + stats.fallbacks,
+        stats.searched + stats.stopped_early + stats.published + stats.fallbacks,
         plays
     );
     assert_eq!(stats.searched, 0, "{stats:?}");

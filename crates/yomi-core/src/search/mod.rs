@@ -107,8 +107,20 @@ impl Budget {
 /// Clones share one flag. Raising it is permanent: use a fresh signal for each search.
 /// Searches read it with one relaxed atomic load per iteration (no lock, no allocation),
 /// so a stopped search returns within one iteration of the signal, once its thread runs.
+///
+/// The signal also carries the search's **best move so far**, in the game's notation
+/// ([`StopSignal::best_so_far`]): an MCTS search watching it publishes its most visited
+/// root move every few hundred iterations, when it changes. A caller whose deadline comes
+/// while the search thread gets no CPU at all (so it cannot hand back even a stopped
+/// result) answers with that instead of a move of its own.
 #[derive(Clone, Debug, Default)]
-pub struct StopSignal(Arc<AtomicBool>);
+pub struct StopSignal(Arc<SignalState>);
+
+#[derive(Debug, Default)]
+struct SignalState {
+    stopped: AtomicBool,
+    best: std::sync::Mutex<Option<String>>,
+}
 
 impl StopSignal {
     /// A signal not raised yet.
@@ -118,12 +130,27 @@ impl StopSignal {
 
     /// Raises the signal: every search watching it stops after its current iteration.
     pub fn stop(&self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.0.stopped.store(true, Ordering::Relaxed);
     }
 
     /// Whether the signal was raised.
     #[inline]
     pub fn is_stopped(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        self.0.stopped.load(Ordering::Relaxed)
+    }
+
+    /// Records `mv` (a move in the game's notation) as the search's best so far.
+    pub fn publish_best(&self, mv: String) {
+        *self.0.best.lock().unwrap_or_else(|p| p.into_inner()) = Some(mv);
+    }
+
+    /// The best move the search published so far, in the game's notation; `None` before
+    /// its first publication.
+    pub fn best_so_far(&self) -> Option<String> {
+        self.0
+            .best
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 }

@@ -90,6 +90,10 @@ use crate::game::{Game, Information, Turn};
 use crate::player::{Player, Rewards, MAX_PLAYERS};
 use crate::rng::{derive_seed, Rng};
 use crate::search::StopSignal;
+
+/// Iterations between two looks at the root for a new best move to publish
+/// ([`Worker::publish_for`]): a scan of the root's edges, a few microseconds.
+pub const PUBLISH_EVERY: u64 = 256;
 use tree::{
     AmafStat, Edge, EdgeExtra, Node, SimNode, Tree, NONE, SIMULTANEOUS, TERMINAL, UNEXPANDED,
 };
@@ -148,6 +152,12 @@ pub struct Worker<G: Game, S, L, X> {
     players: usize,
     /// Proving subtrees this search: [`MctsParams::solver`] in a perfect-information game.
     solving: bool,
+    /// Whose most visited root move this worker publishes on the run's [`StopSignal`]
+    /// ([`StopSignal::publish_best`]); `None`: it publishes nothing. One worker of a search
+    /// publishes (its own tree's choice).
+    publish_for: Option<Player>,
+    /// The root edge published last, so that a move is formatted only when it changes.
+    published: Option<usize>,
 }
 
 impl<G, S, L, X> Worker<G, S, L, X>
@@ -180,6 +190,8 @@ where
             scale: 1.0,
             players: 0,
             solving: false,
+            publish_for: None,
+            published: None,
         }
     }
 
@@ -231,6 +243,8 @@ where
         stop: Option<&StopSignal>,
     ) -> (u64, bool) {
         self.prepare(game, root);
+        // Edge numbers change with the root: publish afresh.
+        self.published = None;
         self.leaf.begin_search(game, root);
         if let Some(noise) = self.params.root_noise {
             if !self.root_noised {
@@ -258,26 +272,68 @@ where
             }
             self.iterate(game, root);
             done += 1;
+            if done % PUBLISH_EVERY == 0 {
+                if let (Some(signal), Some(player)) = (stop, self.publish_for) {
+                    self.publish(game, root, player, signal);
+                }
+            }
+        }
+        if let (Some(signal), Some(player)) = (stop, self.publish_for) {
+            self.publish(game, root, player, signal);
         }
         (done, false)
+    }
+
+    /// Publishes `player`'s most visited root move on `signal` when it is not the one
+    /// published last (a scan of the root's edges; a string only when the move changes).
+    fn publish(&mut self, game: &G, root: &G::State, player: Player, signal: &StopSignal) {
+        let Some(range) = self.root_range(player) else {
+            return;
+        };
+        let best = range.max_by_key(|&i| self.tree.edges[i].visits);
+        if let Some(i) = best.filter(|&i| self.tree.edges[i].visits > 0) {
+            if self.published != Some(i) {
+                self.published = Some(i);
+                signal.publish_best(game.format_move(root, self.tree.moves[i]));
+            }
+        }
+    }
+
+    /// Publishes this worker's most visited root move for `player` on the signal of its
+    /// runs ([`StopSignal::best_so_far`]), every [`PUBLISH_EVERY`] iterations and at the
+    /// end of a run; `None` stops it.
+    pub fn publish_for(&mut self, player: Option<Player>) {
+        self.publish_for = player;
+        self.published = None;
+    }
+
+    /// The edges of `player`'s moves at the root, if the root is expanded and `player`
+    /// moves there.
+    fn root_range(&self, player: Player) -> Option<std::ops::Range<usize>> {
+        let root = self.tree.nodes.first()?;
+        match root.mover {
+            UNEXPANDED | TERMINAL => None,
+            SIMULTANEOUS => {
+                let sim = &self.tree.sims[root.aux as usize];
+                if player.index() >= sim.players as usize {
+                    return None;
+                }
+                let f = root.first_edge as usize;
+                Some(
+                    f + sim.offsets[player.index()] as usize
+                        ..f + sim.offsets[player.index() + 1] as usize,
+                )
+            }
+            m if m == player.0 => Some(self.tree.edge_range(0)),
+            _ => None,
+        }
     }
 
     /// The root statistics of `player`'s moves.
     pub fn root_children(&self, player: Player) -> Vec<RootChild<G::Move>> {
         let root = self.tree.nodes[0];
-        let range = match root.mover {
-            UNEXPANDED | TERMINAL => return Vec::new(),
-            SIMULTANEOUS => {
-                let sim = &self.tree.sims[root.aux as usize];
-                if player.index() >= sim.players as usize {
-                    return Vec::new();
-                }
-                let f = root.first_edge as usize;
-                f + sim.offsets[player.index()] as usize
-                    ..f + sim.offsets[player.index() + 1] as usize
-            }
-            m if m == player.0 => self.tree.edge_range(0),
-            _ => return Vec::new(),
+        let Some(range) = self.root_range(player) else {
+            return Vec::new();
         };
         let uniform = 1.0 / range.len().max(1) as f32;
         range
@@ -971,6 +1027,11 @@ where
         };
         let det_seeds: Vec<u64> = (0..jobs).map(|_| self.rng.next_u64()).collect();
         let time_share = budget.time.map(|t| t / jobs.div_ceil(threads) as u32);
+        // The first worker publishes its best move so far on the signal, for a caller whose
+        // deadline comes while no worker can answer.
+        for (t, w) in self.workers.iter_mut().enumerate() {
+            w.publish_for((t == 0 && stop.is_some()).then_some(player));
+        }
 
         let run_worker = |w: &mut Worker<G, S, L, X>, t: usize| -> WorkerOutput<G::Move> {
             let mut merged: Vec<RootChild<G::Move>> = Vec::new();
@@ -1187,6 +1248,51 @@ mod tests {
             let chosen = mcts.choose(&result).unwrap();
             let chosen_visits = result.children.iter().find(|c| c.mv == chosen).unwrap();
             assert_eq!(chosen_visits.visits, most);
+        }
+    }
+
+    #[test]
+    fn a_running_search_publishes_its_best_move_so_far_on_the_signal() {
+        // A search that would run 30 s; another thread reads what it publishes.
+        let game = Nim::new(41);
+        let state = game.initial_state();
+        for threads in [1, 2] {
+            let mut mcts = endless(threads);
+            let stop = StopSignal::new();
+            assert_eq!(stop.best_so_far(), None, "nothing before the search");
+            let (seen, result) = std::thread::scope(|scope| {
+                let watcher = stop.clone();
+                let seen = scope.spawn(move || {
+                    // Read while the search runs (it would run 30 s unless stopped).
+                    let t = Instant::now();
+                    let mut seen = None;
+                    while seen.is_none() && t.elapsed() < Duration::from_secs(20) {
+                        std::thread::sleep(Duration::from_millis(5));
+                        seen = watcher.best_so_far();
+                    }
+                    // Let it learn, then read again: the publication follows the search.
+                    std::thread::sleep(Duration::from_millis(300));
+                    let later = watcher.best_so_far();
+                    watcher.stop();
+                    (seen, later)
+                });
+                let result = mcts.search_for_until(&game, &state, Player(0), Some(&stop));
+                (seen.join().unwrap(), result)
+            });
+            let (first, later) = seen;
+            let mut moves = Vec::new();
+            game.legal_moves(&state, &mut moves);
+            let legal: Vec<String> = moves.iter().map(|&m| game.format_move(&state, m)).collect();
+            let first = first.expect("a move published while the search ran");
+            assert!(legal.contains(&first), "{first:?} not in {legal:?}");
+            // At the end the first worker published its final choice; with one thread that is
+            // the search's own most visited move.
+            let last = stop.best_so_far().unwrap();
+            assert!(legal.contains(&later.unwrap()));
+            if threads == 1 {
+                let most = result.children.iter().max_by_key(|c| c.visits).unwrap();
+                assert_eq!(last, game.format_move(&state, most.mv));
+            }
         }
     }
 
