@@ -28,7 +28,10 @@
 # factor analysis split the board into 7 independent columns ("Game factorizes into 7
 # factors" in its log); its rollouts then overrun a 500-move buffer and it stops answering.
 # Sancho writes what it learns about a new sheet under data/games/ and its match logs under
-# logs/ in its working directory.
+# logs/ in its working directory. It spends nearly the whole start clock on analysing the
+# game (ready after about 9.5 s of a 10 s clock on connect four); at a 10 s start clock it
+# did not answer start in time on ggp-base's 8x8 knightThrough on a busy 2-core machine, so
+# give larger sheets START_CLOCK=30 or more.
 #
 # Usage: SANCHO_CMD='...' benches/peers/sancho/run.sh [matches per game (10)] [play clock s (5)] [game ...]
 # A game is ggp:NAME (`yomi games`) or a .kif file; the default is connectFour.kif from
@@ -103,8 +106,8 @@ wait_for_port() {
   exit 1
 }
 
-echo "# $(date -u '+%Y-%m-%d %H:%M UTC'); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'); load:$(uptime | sed 's/.*load average//')"
-echo "# yomi $(git -C "$ROOT" rev-parse --short HEAD) ($YOMI_AGENT) against Sancho; $MATCHES match(es) per game; start clock $START_CLOCK s, play clock $CLOCK s"
+echo "# $(date -u '+%Y-%m-%d %H:%M UTC'); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'); load$(uptime | sed 's/.*load average//')"
+echo "# yomi $YOMI (checkout $(git -C "$ROOT" rev-parse --short HEAD)), agent $YOMI_AGENT, against Sancho; $MATCHES match(es) per game; start clock $START_CLOCK s, play clock $CLOCK s"
 JOURNALS=()
 for game in "$@"; do
   name="$(basename "${game#ggp:}" .kif)"
