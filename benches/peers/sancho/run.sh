@@ -8,9 +8,9 @@
 # (the script exports SANCHO_PORT) and keeps it running in the foreground. The first runs
 # used Sancho commit 115becc (tag IGGPC15, "Version 1.61c for IGGP2015") of
 # github.com/SanchoGGP/ggp-base, compiled with javac 17 over its src/ with the jars of
-# src/external that its build.xml lists (src/org/ggp/base/util/ui/table/JZebraTable.java
-# alone with
-# `--release 8`: JDK 9 changed JTable's constructor signature). ggp-base's PlayerRunner
+# src/external that its build.xml lists (its Swing table, util/ui/table/JZebraTable.java,
+# first and alone with `--release 8`: JDK 9 changed JTable's constructor signature; the
+# missing Jython jar is not needed). ggp-base's PlayerRunner
 # finds no player on Java 9+ (its class-path scan reads URLClassLoader URLs only), so
 # Sancho was started from a one-line main, `new GamePlayer(port, new Sancho()).start()`.
 # Sancho reads data/cfg/$HOSTNAME.properties under its working directory; ours held
