@@ -18,8 +18,9 @@
 #   USE_AFFINITY=false
 #   SAFETY_MARGIN=500         (ms kept free on the play clock; yomi's player keeps 0.5 s)
 # and the command was
-#   SANCHO_CMD='cd /path/to/sancho && HOSTNAME=yomi-peer exec nice -n 10 java -Xmx2g \
-#     -XX:+UseG1GC -cp /path/to/launcher:bin:data/cfg:JARS SanchoMain $SANCHO_PORT'
+#   SANCHO_CMD='cd /path/to/sancho && HOSTNAME=yomi-peer exec java -Xmx2g -XX:+UseG1GC \
+#     -cp /path/to/launcher:bin:data/cfg:JARS SanchoMain $SANCHO_PORT'
+# Both players run at the same niceness (PLAYER_NICE, 10 by default, for a shared machine).
 # Sancho keeps searching on the opponent's time; on a small machine give each player its
 # own cores (SANCHO_CPUS, YOMI_CPUS: taskset lists).
 #
@@ -36,7 +37,7 @@
 # Usage: SANCHO_CMD='...' benches/peers/sancho/run.sh [matches per game (10)] [play clock s (5)] [game ...]
 # A game is ggp:NAME (`yomi games`) or a .kif file; the default is connectFour.kif from
 # $YOMI_SHARED_DATA/gdl or ../shared/data/gdl. Other settings, from the environment:
-#   SANCHO_PORT (9147), YOMI_PORT (9148), YOMI_AGENT (mcts), START_CLOCK (10 s),
+#   SANCHO_PORT (9147), YOMI_PORT (9148), YOMI_AGENT (mcts), START_CLOCK (10 s), PLAYER_NICE (10),
 #   YOMI (a yomi binary; default: built here with cargo --release), RESULTS (the journal
 #   folder; default results/ beside this script), SANCHO_CPUS, YOMI_CPUS.
 # Each game's journal is RESULTS/<game>-pc<clock>-<agent>.jsonl: a rerun with the same
@@ -55,6 +56,7 @@ export SANCHO_PORT="${SANCHO_PORT:-9147}"
 YOMI_PORT="${YOMI_PORT:-9148}"
 YOMI_AGENT="${YOMI_AGENT:-mcts}"
 START_CLOCK="${START_CLOCK:-10}"
+PLAYER_NICE="${PLAYER_NICE:-10}"
 RESULTS="${RESULTS:-$ROOT/benches/peers/sancho/results}"
 if [ $# -eq 0 ]; then
   GDL="${YOMI_SHARED_DATA:-$ROOT/../shared/data}/gdl"
@@ -70,15 +72,15 @@ if [ -z "${YOMI:-}" ]; then
 fi
 mkdir -p "$RESULTS"
 
-# Runs "$@" in a new session (its own process group, killed whole at the end), pinned to
-# the CPU list $1 when that is not empty; prints the group's id.
+# Runs "$@" at niceness PLAYER_NICE in a new session (its own process group, killed whole at
+# the end), pinned to the CPU list $1 when that is not empty; prints the group's id.
 start_group() {
   local cpus="$1" log="$2"
   shift 2
   if [ -n "$cpus" ]; then
-    setsid taskset -c "$cpus" "$@" >"$log" 2>&1 &
+    setsid taskset -c "$cpus" nice -n "$PLAYER_NICE" "$@" >"$log" 2>&1 &
   else
-    setsid "$@" >"$log" 2>&1 &
+    setsid nice -n "$PLAYER_NICE" "$@" >"$log" 2>&1 &
   fi
   echo $!
 }
