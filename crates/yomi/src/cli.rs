@@ -236,46 +236,6 @@ pub struct MatchArgs {
     pub markdown: bool,
 }
 
-/// The settings of a tournament file that the command line overrides (`yomi tournament`,
-/// `yomi tubstap experiment`).
-#[derive(Args, Debug)]
-pub struct FileOverrides {
-    /// JSONL records file (overrides the file's `out`); an existing file is resumed.
-    #[arg(long, value_name = "FILE.jsonl")]
-    pub out: Option<PathBuf>,
-    /// Games per pair of agents (overrides the file's `games`).
-    #[arg(long)]
-    pub games: Option<usize>,
-    /// Seed (overrides the file's `seed`).
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Threads to use, each playing one game at a time (overrides the file's `threads`; default: every core).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Hide the progress bar.
-    #[arg(long)]
-    pub quiet: bool,
-}
-
-impl FileOverrides {
-    /// Sets what was given on `rr`, the file's round robin.
-    pub fn apply(self, rr: &mut yomi_core::arena::RoundRobin) {
-        if self.out.is_some() {
-            rr.out = self.out;
-        }
-        if let Some(games) = self.games {
-            rr.games = games;
-        }
-        if let Some(seed) = self.seed {
-            rr.seed = seed;
-        }
-        if self.threads.is_some() {
-            rr.threads = self.threads;
-        }
-        rr.quiet |= self.quiet;
-    }
-}
-
 /// Arguments of `yomi tournament`.
 #[derive(Args, Debug)]
 pub struct TournamentArgs {
@@ -284,7 +244,7 @@ pub struct TournamentArgs {
     pub file: Option<PathBuf>,
     /// What the command line overrides in the file.
     #[command(flatten)]
-    pub overrides: FileOverrides,
+    pub overrides: crate::commands::round_robin::FileOverrides,
     /// Print the tables as Markdown.
     #[arg(long)]
     pub markdown: bool,

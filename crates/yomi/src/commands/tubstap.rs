@@ -110,7 +110,7 @@ pub struct ExperimentArgs {
     pub file: PathBuf,
     /// What the command line overrides in the file.
     #[command(flatten)]
-    pub overrides: crate::cli::FileOverrides,
+    pub overrides: super::round_robin::FileOverrides,
     /// Print the standings as Markdown (the comparison is always Markdown).
     #[arg(long)]
     pub markdown: bool,
