@@ -760,11 +760,12 @@ pub fn suite_table(suite: &[Problem], limits: CgtLimits, markdown: bool) -> Stri
         "values = stops",
         "values = ∫¹ stops",
         "agrees",
+        "∫¹ agrees",
         "reason",
     ];
     let (checks, sum) = check_suite(suite, limits);
     let yes_no = |b: bool| if b { "yes" } else { "no" }.to_string();
-    let rows: Vec<[String; 14]> = suite
+    let rows: Vec<[String; 15]> = suite
         .iter()
         .zip(checks)
         .map(|(p, r)| {
@@ -786,6 +787,7 @@ pub fn suite_table(suite: &[Problem], limits: CgtLimits, markdown: bool) -> Stri
                     format!("{}/{}", v.values_agreeing, v.candidates),
                     format!("{}/{}", v.values_agreeing_heated, v.candidates),
                     yes_no(v.agrees),
+                    yes_no(v.agrees_heated),
                     v.reason,
                 ],
                 Err(e) => {
@@ -801,11 +803,12 @@ pub fn suite_table(suite: &[Problem], limits: CgtLimits, markdown: bool) -> Stri
                         dash(),
                         dash(),
                         "no".into(),
+                        "no".into(),
                         format!("no value: {e}"),
                     ]
                 }
             };
-            let mut row: [String; 14] = Default::default();
+            let mut row: [String; 15] = Default::default();
             for (cell, text) in row.iter_mut().zip(head.into_iter().chain(rest)) {
                 *cell = text;
             }
