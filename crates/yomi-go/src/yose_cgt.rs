@@ -995,4 +995,25 @@ mod tests {
             "{e}"
         );
     }
+
+    #[test]
+    fn a_ko_retake_is_banned_as_the_next_move() {
+        // B3 is inside Black's wall, C3 inside White's: a ko. Black C3 is in atari;
+        // White B3 captures it (one prisoner) and is in atari itself, but Black may not
+        // retake at once, so White's next move connects at C3: { | -1} = -2. Black's other
+        // answer connects at B3: 0. So Black C3 = {0 | -2}, White B3 = {2 | 0}, and both
+        // reverse out of the root, which is {* | *} = 0. Without the ban the retakes would
+        // loop and the region would have no value.
+        let v = value(
+            &[".X.O.", "XXOOO", "X..O.", "XXOOO", ".X.O."],
+            &["B3", "C3"],
+        );
+        assert_eq!(v.value, Cgt::zero());
+        let b = board(&[".X.O.", "XXOOO", "X..O.", "XXOOO", ".X.O."]);
+        let [b3, c3] = [points(&b, &["B3"])[0], points(&b, &["C3"])[0]];
+        let after = |moves: &[(Vertex, Cgt)], mv| moves.iter().find(|m| m.0 == mv).unwrap().1;
+        assert_eq!(after(&v.black, c3), "{0|-2}".parse::<Cgt>().unwrap());
+        assert_eq!(after(&v.white, b3), "{2|0}".parse::<Cgt>().unwrap());
+        assert_eq!(after(&v.black, b3), Cgt::star());
+    }
 }
