@@ -60,6 +60,38 @@ impl Cgt {
         let mut open: HashSet<P> = HashSet::new();
         value_of(root, &mut expand, &mut done, &mut open)
     }
+
+    /// Like [`Cgt::from_positions`], but returns the canonical value of every position
+    /// reached from `root` (the root included), so that a caller can read the values of
+    /// the root's options (which move reaches which value) without building the tree again.
+    ///
+    /// # Errors
+    ///
+    /// [`CycleError`] when a position repeats below itself.
+    ///
+    /// ```
+    /// use yomi_cgt::{build::Local, Cgt, Dyadic};
+    ///
+    /// // Left moves from 0 to a settled 2, Right to a settled -1.
+    /// let values = Cgt::position_values(&0u8, |p| match p {
+    ///     0 => Local::Moves { left: vec![1], right: vec![2] },
+    ///     1 => Local::Number(Dyadic::integer(2)),
+    ///     _ => Local::Number(Dyadic::integer(-1)),
+    /// })
+    /// .unwrap();
+    /// assert_eq!(values[&0], "{2|-1}".parse::<Cgt>().unwrap());
+    /// assert_eq!(values[&1], Cgt::integer(2));
+    /// ```
+    pub fn position_values<P, F>(root: &P, mut expand: F) -> Result<HashMap<P, Cgt>, CycleError>
+    where
+        P: Clone + Eq + Hash,
+        F: FnMut(&P) -> Local<P>,
+    {
+        let mut done: HashMap<P, Cgt> = HashMap::new();
+        let mut open: HashSet<P> = HashSet::new();
+        value_of(root, &mut expand, &mut done, &mut open)?;
+        Ok(done)
+    }
 }
 
 fn value_of<P, F>(

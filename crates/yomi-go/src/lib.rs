@@ -37,6 +37,7 @@ pub mod sgf;
 pub mod twogtp;
 pub mod vertex;
 pub mod yose;
+pub mod yose_cgt;
 pub mod yose_score;
 
 pub use agents::registry;

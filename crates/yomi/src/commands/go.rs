@@ -53,6 +53,12 @@ pub enum YoseCommand {
     Make(MakeArgs),
     /// Re-prove every problem of a suite directory.
     Verify(VerifyArgs),
+    /// Each problem's region as a combinatorial game (yomi-cgt): its canonical value,
+    /// mean and temperature, and the suite's values checked against the stops.
+    #[command(
+        after_help = "Example (the shipped suite, as in experiments/go-yose-report.md):\n  yomi go yose cgt crates/yomi-go/data/yose --markdown\n\nValues count territory (Japanese): Left is Black, filling one's own territory costs\na point, so every region ends in a number. The suite counts area (Chinese); the table\ngives the stops both plain and heated by one (each stone played earns its point)."
+    )]
+    Cgt(CgtArgs),
     /// Score GTP engines on a suite: correct rates on A and B problems over R runs.
     #[command(
         after_help = "Examples:\n  yomi go yose score --suite crates/yomi-go/data/yose --runs 5 \\\n    --engine 'yomi go gtp --agent diffmcts:iters=3000 --seed {seed}' \\\n    --engine '/usr/games/gnugo --mode gtp --level 10 --chinese-rules' --out answers.jsonl\n\n`{seed}` in an engine's command line is replaced by the run number + 1; each run\nstarts the engine afresh. Answers are appended to --out as they come and a rerun skips\nthose already there; a rerun with another --timeout, or with another command line under\na label already in the file, is refused, and so is a second run on the file."
@@ -114,6 +120,16 @@ pub struct VerifyArgs {
     /// Seconds each exact search may take.
     #[arg(long, default_value_t = 60)]
     pub limit: u64,
+}
+
+/// Arguments of `yomi go yose cgt`.
+#[derive(Args, Debug)]
+pub struct CgtArgs {
+    /// The suite directory.
+    pub suite: std::path::PathBuf,
+    /// Print the table as Markdown.
+    #[arg(long)]
+    pub markdown: bool,
 }
 
 /// Arguments of `yomi go twogtp`.
@@ -179,6 +195,7 @@ pub fn run(args: GoArgs) -> anyhow::Result<()> {
     match args.command {
         GoCommand::Yose(YoseCommand::Make(a)) => yose_make(a),
         GoCommand::Yose(YoseCommand::Verify(a)) => yose_verify(a),
+        GoCommand::Yose(YoseCommand::Cgt(a)) => yose_cgt(a),
         GoCommand::Yose(YoseCommand::Score(a)) => yose_score(a),
         GoCommand::Twogtp(a) => twogtp(a),
         GoCommand::Gtp(a) => {
@@ -283,6 +300,13 @@ fn yose_verify(a: VerifyArgs) -> anyhow::Result<()> {
         anyhow::bail!("{failed} of {} problems failed verification", suite.len());
     }
     writeln!(out, "all {} problems verified", suite.len())?;
+    Ok(())
+}
+
+fn yose_cgt(a: CgtArgs) -> anyhow::Result<()> {
+    use yomi_go::yose_cgt::{suite_table, CgtLimits};
+    let suite = yomi_go::yose::load_suite(&a.suite)?;
+    emit(&suite_table(&suite, CgtLimits::default(), a.markdown))?;
     Ok(())
 }
 
