@@ -86,13 +86,13 @@ impl RecordsFile {
     ///
     /// # Errors
     /// A Go match journal whose board size or komi yomi's Go refuses.
-    pub fn game_records(&self) -> anyhow::Result<(Vec<GameRecord>, usize)> {
+    pub fn into_game_records(self) -> anyhow::Result<(Vec<GameRecord>, usize)> {
         match self {
-            RecordsFile::Arena(records) => Ok((records.clone(), 0)),
+            RecordsFile::Arena(records) => Ok((records, 0)),
             RecordsFile::Twogtp { config, games } => {
                 let records = games
                     .iter()
-                    .map(|g| g.to_arena(config))
+                    .map(|g| g.to_arena(&config))
                     .collect::<Result<Vec<_>, _>>()
                     .context("the match settings")?;
                 Ok((records, 0))
@@ -101,7 +101,7 @@ impl RecordsFile {
                 let records: Vec<GameRecord> = matches
                     .iter()
                     .enumerate()
-                    .filter_map(|(line, m)| m.to_arena(m.series_index().unwrap_or(line), settings))
+                    .filter_map(|(line, m)| m.to_arena(m.series_index().unwrap_or(line), &settings))
                     .collect();
                 let failed = matches.len() - records.len();
                 Ok((records, failed))

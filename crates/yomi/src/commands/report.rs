@@ -21,9 +21,10 @@ use crate::cli::ReportArgs;
 pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     let path = &args.file;
     let file = RecordsFile::read(path)?;
+    let kind = file.kind();
     let (records, failed) = file
-        .game_records()
-        .with_context(|| format!("cannot read {} as {}", path.display(), file.kind()))?;
+        .into_game_records()
+        .with_context(|| format!("cannot read {} as {kind}", path.display()))?;
     let (mut records, duplicates) = dedupe(records);
     let Some(first) = records.first() else {
         bail!("{} holds no finished games", path.display());
@@ -53,7 +54,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     let mut result = TournamentResult::from_records(&game, agents, records);
     // Every game of a report comes from the file.
     result.resumed = result.records.len();
-    let mut text = format!("Records: {} ({})\n", path.display(), file.kind());
+    let mut text = format!("Records: {} ({kind})\n", path.display());
     if failed > 0 {
         let s = if failed == 1 { "" } else { "es" };
         text.push_str(&format!(
