@@ -52,6 +52,7 @@ pub mod protocol;
 pub mod prover;
 pub mod reasoner;
 pub mod server;
+mod split;
 pub mod validate;
 
 pub use ast::{Atom, Literal, Pos, Rule, RuleSheet, Sym, Symbols, Term};

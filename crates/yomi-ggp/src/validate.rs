@@ -489,7 +489,7 @@ fn check_arities(
 
 /// Tarjan's strongly connected components over relations (edges body → head), in
 /// dependency order.
-fn components(rules: &[NRule]) -> (Vec<Vec<Sym>>, HashMap<Sym, usize>) {
+pub(crate) fn components(rules: &[NRule]) -> (Vec<Vec<Sym>>, HashMap<Sym, usize>) {
     let mut nodes: Vec<Sym> = Vec::new();
     let mut id: HashMap<Sym, usize> = HashMap::new();
     let mut add = |s: Sym, nodes: &mut Vec<Sym>| -> usize {

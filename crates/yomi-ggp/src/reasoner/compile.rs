@@ -140,6 +140,10 @@ impl Reasoner {
                 yomi_core::MAX_PLAYERS
             )));
         }
+        // Rules whose bodies join independent parts are split first (`crate::split`); the
+        // reasoner keeps the split description (its symbols name the auxiliary views).
+        let split = crate::split::split_disconnected(desc);
+        let desc = split.as_ref().unwrap_or(desc);
         let ground_start = std::time::Instant::now();
         let g = match Grounding::new(desc) {
             Ok(g) => g,
