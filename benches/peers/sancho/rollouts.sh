@@ -17,9 +17,11 @@
 #
 # Usage: SANCHO_CLASSPATH=... benches/peers/sancho/rollouts.sh [SECS (3)] PATH...
 # Environment: WARM (1 s), TIMEOUT (30 s: a sheet must load and finish a playout within it
-# beside SECS + WARM), YOMI_CPUS and SANCHO_CPUS (taskset lists: when both are set the two
-# programs measure the same sheet at the same time, each on its own cores; otherwise one
-# after the other), GGP_TABLE (the example's binary; default: built here with cargo).
+# beside SECS + WARM), YOMI_CPUS and SANCHO_CPUS (taskset lists), PARALLEL (1: the two
+# programs measure the same sheet at the same time, each on its own cores; by default one
+# after the other: on the shared 2-core machine the two cores' speeds drifted apart by up to
+# 30% over a run, so the same core for both, one after the other, gives the fairer ratio),
+# GGP_TABLE (the example's binary; default: built here with cargo).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../../.." && pwd)"
 SECS="${1:-3}"
@@ -87,7 +89,7 @@ summary="$WORK/summary"
 : >"$summary"
 for f in "${files[@]}"; do
   shown="${f#"$common"}"
-  if [ -n "${YOMI_CPUS:-}" ] && [ -n "${SANCHO_CPUS:-}" ]; then
+  if [ "${PARALLEL:-0}" = 1 ]; then
     yomi_one "$f" >"$WORK/y" &
     sancho_one "$f" >"$WORK/s"
     wait
