@@ -6,64 +6,16 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::time::Instant;
 
 use yomi_core::{Game, Rng, Turn};
 use yomi_ggp::check::{check_random_games, Problem};
-use yomi_ggp::{Description, GdlGame, Prover, Term};
+use yomi_ggp::{Description, GdlGame};
 
 /// Compares `game` with the prover along `games` random games (at most `budget` seconds):
 /// same states, legal moves, terminal test and goals at every step.
 fn agrees_with_prover(name: &str, game: &GdlGame, desc: &Description, games: usize, budget: f64) {
-    let start = Instant::now();
-    let prover = Prover::new(desc);
     let r = game.reasoner();
-    let roles = prover.roles().to_vec();
-    let mut rng = Rng::seed_from_u64(3);
-    let mut legal = Vec::new();
-    for g in 0..games {
-        let mut s = r.initial_state();
-        let mut ps = prover.initial_state().unwrap();
-        for step in 0..200 {
-            let ctx = format!("{name} game {g} step {step}");
-            let ours: BTreeSet<Term> = r
-                .true_bases(&s)
-                .into_iter()
-                .map(|b| r.base_term(b).unwrap())
-                .collect();
-            assert_eq!(ours, ps, "{ctx}: states differ");
-            for (i, role) in roles.iter().enumerate() {
-                let theirs = prover.legal_moves(&ps, role).unwrap();
-                r.legal_into(&s, i, &mut legal);
-                let mut mine: Vec<Term> = legal.iter().map(|&a| r.action(a).unwrap()).collect();
-                mine.sort();
-                assert_eq!(mine, theirs, "{ctx}: legal moves of role {i} differ");
-            }
-            assert_eq!(
-                r.terminal_holds(&s),
-                prover.is_terminal(&ps).unwrap(),
-                "{ctx}: terminal differs"
-            );
-            assert_eq!(
-                r.goal_values(&s),
-                prover.goals(&ps).unwrap(),
-                "{ctx}: goals differ"
-            );
-            assert!(r.derived_values_consistent(&s), "{ctx}");
-            if r.is_terminal(&s) || start.elapsed().as_secs_f64() > budget {
-                break;
-            }
-            let joint: Vec<u32> = (0..roles.len())
-                .map(|i| {
-                    r.legal_into(&s, i, &mut legal);
-                    legal[rng.below(legal.len())]
-                })
-                .collect();
-            let pj: Vec<Term> = joint.iter().map(|&a| r.action(a).unwrap()).collect();
-            r.step(&mut s, &joint);
-            ps = prover.next_state(&ps, &pj).unwrap();
-        }
-    }
+    common::agree_with_prover(name, r, desc, games, 200, 3, budget);
     assert!(r.fallback_failure().is_none(), "{name}");
 }
 

@@ -9,171 +9,10 @@
 
 mod common;
 
-use std::collections::BTreeSet;
 use std::time::Instant;
 
-use yomi_core::Rng;
-use yomi_ggp::{Description, GdlGame, Prover, Reasoner, Term};
-
-/// The reference a grounded game is checked against.
-enum Reference {
-    Prover(Box<Prover>),
-    Fallback(GdlGame),
-}
-
-/// A reference state.
-enum RefState {
-    Prover(BTreeSet<Term>),
-    Fallback(yomi_ggp::GdlState),
-}
-
-fn sorted_moves(r: &Reasoner, s: &yomi_ggp::GdlState, role: usize) -> Vec<Term> {
-    let mut legal = Vec::new();
-    r.legal_into(s, role, &mut legal);
-    let mut v: Vec<Term> = legal.iter().map(|&a| r.action(a).unwrap()).collect();
-    v.sort();
-    v
-}
-
-impl Reference {
-    fn initial(&self) -> RefState {
-        match self {
-            Reference::Prover(p) => RefState::Prover(p.initial_state().unwrap()),
-            Reference::Fallback(g) => RefState::Fallback(g.reasoner().initial_state()),
-        }
-    }
-
-    fn state(&self, s: &RefState) -> BTreeSet<Term> {
-        match (self, s) {
-            (Reference::Prover(_), RefState::Prover(ps)) => ps.clone(),
-            (Reference::Fallback(g), RefState::Fallback(fs)) => {
-                let r = g.reasoner();
-                r.true_bases(fs)
-                    .into_iter()
-                    .map(|b| r.base_term(b).unwrap())
-                    .collect()
-            }
-            _ => unreachable!(),
-        }
-    }
-
-    fn legal(&self, s: &RefState, role: usize) -> Vec<Term> {
-        match (self, s) {
-            (Reference::Prover(p), RefState::Prover(ps)) => {
-                p.legal_moves(ps, &p.roles()[role]).unwrap()
-            }
-            (Reference::Fallback(g), RefState::Fallback(fs)) => {
-                sorted_moves(g.reasoner(), fs, role)
-            }
-            _ => unreachable!(),
-        }
-    }
-
-    fn terminal(&self, s: &RefState) -> bool {
-        match (self, s) {
-            (Reference::Prover(p), RefState::Prover(ps)) => p.is_terminal(ps).unwrap(),
-            (Reference::Fallback(g), RefState::Fallback(fs)) => g.reasoner().terminal_holds(fs),
-            _ => unreachable!(),
-        }
-    }
-
-    fn goals(&self, s: &RefState) -> Vec<Vec<u32>> {
-        match (self, s) {
-            (Reference::Prover(p), RefState::Prover(ps)) => p.goals(ps).unwrap(),
-            (Reference::Fallback(g), RefState::Fallback(fs)) => g.reasoner().goal_values(fs),
-            _ => unreachable!(),
-        }
-    }
-
-    fn step(&self, s: &mut RefState, joint: &[Term]) {
-        match (self, s) {
-            (Reference::Prover(p), RefState::Prover(ps)) => *ps = p.next_state(ps, joint).unwrap(),
-            (Reference::Fallback(g), RefState::Fallback(fs)) => {
-                let r = g.reasoner();
-                let mut legal = Vec::new();
-                let ids: Vec<u32> = joint
-                    .iter()
-                    .enumerate()
-                    .map(|(i, t)| {
-                        r.legal_into(fs, i, &mut legal);
-                        *legal
-                            .iter()
-                            .find(|&&a| r.action(a).as_ref() == Some(t))
-                            .expect("the move is legal in the reference")
-                    })
-                    .collect();
-                r.step(fs, &ids);
-            }
-            _ => unreachable!(),
-        }
-    }
-}
-
-/// Compares `game` with `reference` along `games` random games of at most `max_steps`
-/// plies, for at most `budget` seconds (at least one step); the number of steps compared.
-fn compare(
-    name: &str,
-    game: &GdlGame,
-    reference: &Reference,
-    games: usize,
-    max_steps: usize,
-    seed: u64,
-    budget: f64,
-) -> usize {
-    let start = Instant::now();
-    let r = game.reasoner();
-    let roles = r.roles().len();
-    let mut rng = Rng::seed_from_u64(seed);
-    let mut legal = Vec::new();
-    let mut compared = 0;
-    'games: for g in 0..games {
-        let mut s = r.initial_state();
-        let mut rs = reference.initial();
-        for step in 0..max_steps {
-            let ctx = format!("{name} game {g} step {step}");
-            let ours: BTreeSet<Term> = r
-                .true_bases(&s)
-                .into_iter()
-                .map(|b| r.base_term(b).unwrap())
-                .collect();
-            assert_eq!(ours, reference.state(&rs), "{ctx}: states differ");
-            for i in 0..roles {
-                assert_eq!(
-                    sorted_moves(r, &s, i),
-                    reference.legal(&rs, i),
-                    "{ctx}: legal moves of role {i} differ"
-                );
-            }
-            assert_eq!(
-                r.terminal_holds(&s),
-                reference.terminal(&rs),
-                "{ctx}: terminal differs"
-            );
-            assert_eq!(
-                r.goal_values(&s),
-                reference.goals(&rs),
-                "{ctx}: goals differ"
-            );
-            compared += 1;
-            if r.is_terminal(&s) {
-                break;
-            }
-            if start.elapsed().as_secs_f64() > budget {
-                break 'games;
-            }
-            let joint: Vec<u32> = (0..roles)
-                .map(|i| {
-                    r.legal_into(&s, i, &mut legal);
-                    legal[rng.below(legal.len())]
-                })
-                .collect();
-            let terms: Vec<Term> = joint.iter().map(|&a| r.action(a).unwrap()).collect();
-            r.step(&mut s, &joint);
-            reference.step(&mut rs, &terms);
-        }
-    }
-    compared
-}
+use common::Reference;
+use yomi_ggp::{Description, GdlGame, Prover};
 
 /// The sheets: whether the prover is fast enough to be the reference (else the lazy
 /// fallback is: the prover needs minutes per state on kalaha), and whether the sheet is
@@ -223,7 +62,8 @@ fn newly_grounded_sheets_agree_with_the_reference() {
             Reference::Fallback(_) => "fallback",
         };
         let t = Instant::now();
-        let steps = compare(file, &game, &reference, games, 400, 7, budget);
+        let (_, steps) =
+            common::agree_with_reference(file, game.reasoner(), &reference, games, 400, 7, budget);
         eprintln!(
             "{file}: built in {built:.2} s, {steps} steps compared with the {kind} in {:.2} s",
             t.elapsed().as_secs_f64()

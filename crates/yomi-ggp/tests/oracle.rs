@@ -4,11 +4,9 @@
 
 mod common;
 
-use std::collections::BTreeSet;
 use std::time::Instant;
 
-use yomi_core::Rng;
-use yomi_ggp::{Description, GdlGame, Prover, Term};
+use yomi_ggp::{Description, GdlGame};
 
 /// Rule sheets whose grounding is known to exceed the limits (exponentially many atoms,
 /// or a helper relation grounded over all location quadruples).
@@ -37,59 +35,8 @@ fn compare(name: &str, text: &str, games: usize, max_steps: usize, seed: u64, bu
         }
         Err(e) => panic!("{name}: {e}"),
     };
-    let prover = Prover::new(&desc);
-    let r = game.reasoner();
-    let roles = prover.roles().to_vec();
-    let mut rng = Rng::seed_from_u64(seed);
-    let mut legal = Vec::new();
-    for g in 0..games {
-        let mut s = r.initial_state();
-        let mut ps = prover.initial_state().unwrap();
-        for step in 0..max_steps {
-            let ctx = format!("{name} game {g} step {step}");
-            let ours: BTreeSet<Term> = r
-                .true_bases(&s)
-                .into_iter()
-                .map(|b| r.base_terms()[b as usize].clone())
-                .collect();
-            assert_eq!(ours, ps, "{ctx}: states differ");
-            let mut any_empty = false;
-            for (i, role) in roles.iter().enumerate() {
-                let theirs = prover.legal_moves(&ps, role).unwrap();
-                r.legal_into(&s, i, &mut legal);
-                let mut mine: Vec<Term> = legal
-                    .iter()
-                    .map(|&a| r.actions()[a as usize].clone())
-                    .collect();
-                mine.sort();
-                assert_eq!(mine, theirs, "{ctx}: legal moves of role {i} differ");
-                any_empty |= theirs.is_empty();
-            }
-            let term = prover.is_terminal(&ps).unwrap();
-            assert_eq!(r.terminal_holds(&s), term, "{ctx}: terminal differs");
-            assert_eq!(r.is_terminal(&s), term || any_empty, "{ctx}");
-            assert_eq!(
-                r.goal_values(&s),
-                prover.goals(&ps).unwrap(),
-                "{ctx}: goals differ"
-            );
-            if r.is_terminal(&s) || start.elapsed().as_secs_f64() > budget {
-                break;
-            }
-            let joint: Vec<u32> = (0..roles.len())
-                .map(|i| {
-                    r.legal_into(&s, i, &mut legal);
-                    legal[rng.below(legal.len())]
-                })
-                .collect();
-            let pj: Vec<Term> = joint
-                .iter()
-                .map(|&a| r.actions()[a as usize].clone())
-                .collect();
-            r.step(&mut s, &joint);
-            ps = prover.next_state(&ps, &pj).unwrap();
-        }
-    }
+    let budget = (budget - start.elapsed().as_secs_f64()).max(0.0);
+    common::agree_with_prover(name, game.reasoner(), &desc, games, max_steps, seed, budget);
 }
 
 #[test]
