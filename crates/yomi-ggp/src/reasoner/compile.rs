@@ -22,7 +22,7 @@ const TIMING_STEPS: usize = 2_000;
 /// Most time one timing run takes (four runs per compilation).
 const TIMING_BUDGET: std::time::Duration = std::time::Duration::from_millis(10);
 /// How much faster the clock must find one evaluator to overrule the work estimate.
-const TIMING_MARGIN: f64 = 1.15;
+const TIMING_MARGIN: f64 = 1.25;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Val {
@@ -935,8 +935,8 @@ impl Reasoner {
     /// Settles the choice of [`Reasoner::choose_evaluator`] by the clock where both
     /// evaluators can run: random steps from the initial state (the same seeded moves for
     /// both), timed in turn, twice each, up to [`TIMING_STEPS`] steps or [`TIMING_BUDGET`]
-    /// per run; the faster by its better run wins when it is more than
-    /// [`TIMING_MARGIN`] faster, the work estimate decides otherwise. The estimate counts
+    /// per run; one evaluator wins when its slower run is more than [`TIMING_MARGIN`]
+    /// faster than the other's faster run, the work estimate decides otherwise. The estimate counts
     /// conjunctions reached, not their cost: on sheets nobody tuned on it picked the slower
     /// evaluator (escort latch and coins run 1.7-1.8× faster on the other one). The choice
     /// changes speed only: both evaluators give the same values, so games, seeds and
@@ -946,15 +946,21 @@ impl Reasoner {
             return;
         }
         let estimate = self.inc.on;
-        let mut best = [f64::INFINITY; 2];
+        // [fastest, slowest] run of each: plain, incremental.
+        let mut runs = [[f64::INFINITY, 0.0f64]; 2];
         for round in 0..4 {
             let on = round % 2 == 0;
-            best[on as usize] = best[on as usize].min(self.time_steps(on));
+            let t = self.time_steps(on);
+            let r = &mut runs[on as usize];
+            r[0] = r[0].min(t);
+            r[1] = r[1].max(t);
         }
-        let (inc, plain) = (best[1], best[0]);
-        self.inc.on = if inc * TIMING_MARGIN < plain {
+        let (inc, plain) = (runs[1], runs[0]);
+        // Every run of the winner beats every run of the other by the margin, so that one
+        // run slowed by the machine's load cannot decide.
+        self.inc.on = if inc[1] * TIMING_MARGIN < plain[0] {
             true
-        } else if plain * TIMING_MARGIN < inc {
+        } else if plain[1] * TIMING_MARGIN < inc[0] {
             false
         } else {
             estimate
