@@ -184,15 +184,13 @@ const SORT_MIN_EMPTIES: u32 = 7;
 /// (slower: the evaluation costs more than the nodes it saves). A 1-ply search with the
 /// evaluation instead of the evaluation itself from 16 empties: 152 M, worse than depth 0
 /// from 12.
+///
+/// Tried and not kept (2026-11-27): weighing the opponent's best reply by the evaluation
+/// (a 1-ply search) instead, from 18 empties. On FFO #45-#49 it cut the nodes from 3.839 G
+/// to 2.440 G (209 s to 125 s CPU), but on #50-#54, which it was not tuned on, it took
+/// 35.568 G nodes against 31.777 G (#51 and #52 halved, #54 18.8 G against 14.7 G), and
+/// on #40-#44 160 M against 139 M: more nodes over #40-#54 as a whole.
 const EVAL_SORT_MIN_EMPTIES: u32 = 12;
-/// Fewest empties at which the evaluation weighed by the sort is that of the opponent's
-/// best reply (a 1-ply search) rather than of the position after the move. Measured by
-/// nodes and CPU time, one thread, 22-bit table: on FFO #45-#49 (24-26 empties) the
-/// plain evaluation everywhere took 3.839 G nodes and 209 s; the reply search from 16
-/// empties 2.361 G and 160 s, from 18 2.440 G and 125 s, from 20 2.551 G and 140 s, from
-/// 22 2.772 G and 151 s. On the smaller #40-#44 it costs (139 M nodes and 7.1 s without,
-/// 160 M and 9.2 s from 18): the price of far fewer nodes higher up.
-const REPLY_SORT_MIN_EMPTIES: u32 = 18;
 /// Fewest empties at which the stop flag and the limits are checked (every node that
 /// stores in the table: an aborted search must not store its meaningless values).
 const STOP_CHECK_MIN_EMPTIES: u32 = TT_MIN_EMPTIES;
@@ -561,12 +559,7 @@ impl Solver {
             if with_eval {
                 // The opponent's predicted disc difference after the move: 2 discs weigh
                 // as much as one reply (a ratio tuned on FFO #40-#44 by node counts).
-                let v = if n >= REPLY_SORT_MIN_EMPTIES && replies != 0 {
-                    self.reply_score(np, no, replies)
-                } else {
-                    self.eval.score(np, no)
-                };
-                key = key * 4 + (v * 8.0) as i32;
+                key = key * 4 + (self.eval.score(np, no) * 8.0) as i32;
             }
             if sq as u8 == tt_best {
                 key = -1000;
@@ -574,23 +567,6 @@ impl Solver {
             list.push(sq as u8, key, f, replies);
         }
         list.sort();
-    }
-
-    /// The opponent's (`p`, to move) predicted disc difference after its best reply
-    /// among `replies`, by the evaluation of each reply.
-    fn reply_score(&self, p: u64, o: u64, replies: u64) -> f32 {
-        let mut best = -64.0f32;
-        let mut m = replies;
-        while m != 0 {
-            let sq = m.trailing_zeros();
-            m &= m - 1;
-            let f = flips(p, o, sq);
-            let v = -self.eval.score(o & !f, p | f | (1 << sq));
-            if v > best {
-                best = v;
-            }
-        }
-        best
     }
 
     /// Negamax value of `p` to move against `o` within `(alpha, beta)`.
