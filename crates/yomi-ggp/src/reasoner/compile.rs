@@ -936,9 +936,10 @@ impl Reasoner {
     /// evaluators can run: random steps from the initial state (the same seeded moves for
     /// both), timed in turn, twice each, up to [`TIMING_STEPS`] steps or [`TIMING_BUDGET`]
     /// per run; one evaluator wins when its slower run is more than [`TIMING_MARGIN`]
-    /// faster than the other's faster run, the work estimate decides otherwise. The estimate counts
-    /// conjunctions reached, not their cost: on sheets nobody tuned on it picked the slower
-    /// evaluator (escort latch and coins run 1.7-1.8× faster on the other one). The choice
+    /// faster than the other's faster run, the work estimate decides otherwise. The
+    /// estimate counts conjunctions reached, not their cost: on sheets nobody tuned on it
+    /// picked the slower evaluator (escort latch and coins run 1.7-1.8× faster on the
+    /// other one). The choice
     /// changes speed only: both evaluators give the same values, so games, seeds and
     /// results do not depend on it.
     fn time_evaluators(&mut self) {
