@@ -18,8 +18,10 @@
 //!   child: far from the leaves, mobility alone orders badly, and the node count, not the
 //!   node rate, is what decides the time (a third of the nodes on FFO #40-#44).
 //!
-//! The table is shared without locks, so [`Solver::set_threads`] can add helper threads
-//! (lazy SMP); [`Solver::try_solve_window`] stops at a node or time budget.
+//! The table is shared without locks, so [`Solver::set_threads`] can add helper threads:
+//! all search the same root, and a thread puts off a younger brother another thread is
+//! searching (ABDADA, [`BusyTable`]), so that they spread over the tree;
+//! [`Solver::try_solve_window`] stops at a node or time budget.
 //!
 //! From 5 empties, a stability cutoff (Edax's): when `alpha` is high enough, the
 //! opponent's stable discs ([`crate::stability`]) may already bound the score below it.
@@ -159,6 +161,74 @@ impl Table {
     }
 }
 
+/// Which positions helper threads are searching now (ABDADA's "exclusive" marks, Weill
+/// 1996): a thread about to search a younger brother that another thread is already on
+/// puts it off to the end of the node, so that threads spread over the tree instead of
+/// all walking the same moves. Plain lazy SMP (helpers rotating the root moves) mostly
+/// duplicated work on this fixed-depth search: on 16 cores it solved FFO #45-#49 in
+/// 75.9 s and 21.3 G nodes, this in 29.0 s and 9.8 G (one thread: 183.6 s, 3.8 G);
+/// putting off at the root too, without rotation, and from 12 empties (against 10 and
+/// 14) were chosen on #40-#44. One word per slot, the position's hash with the
+/// owning thread in the low 6 bits; a race or a collision only costs a duplicated or
+/// delayed search, never a wrong value (values come from searches, not from marks).
+struct BusyTable {
+    slots: Vec<AtomicU64>,
+}
+
+impl BusyTable {
+    const BITS: u32 = 14;
+    const THREAD_MASK: u64 = 63;
+
+    fn new() -> Self {
+        let mut slots = Vec::with_capacity(1 << Self::BITS);
+        slots.resize_with(1 << Self::BITS, AtomicU64::default);
+        BusyTable { slots }
+    }
+
+    #[inline]
+    fn hash(p: u64, o: u64) -> u64 {
+        // Another mix than the table's, so that busy slots and table buckets do not
+        // collide together. Never zero, so a zero slot is free.
+        crate::bitboard::mix64(o ^ crate::bitboard::mix64(p ^ 0x9e37_79b9_7f4a_7c15)) | 64
+    }
+
+    #[inline]
+    fn slot(&self, h: u64) -> &AtomicU64 {
+        &self.slots[(h >> (64 - Self::BITS)) as usize]
+    }
+
+    /// Whether a thread other than `me` marked the position of hash `h`.
+    #[inline]
+    fn busy_elsewhere(&self, h: u64, me: u64) -> bool {
+        let v = self.slot(h).load(Relaxed);
+        v & !Self::THREAD_MASK == h & !Self::THREAD_MASK && v & Self::THREAD_MASK != me
+    }
+
+    /// Marks the position as searched by `me`; returns the mark to [`BusyTable::leave`].
+    #[inline]
+    fn enter(&self, h: u64, me: u64) -> u64 {
+        let mark = h & !Self::THREAD_MASK | me & Self::THREAD_MASK;
+        self.slot(h).store(mark, Relaxed);
+        mark
+    }
+
+    /// Clears the mark if nobody overwrote it.
+    #[inline]
+    fn leave(&self, h: u64, mark: u64) {
+        let _ = self.slot(h).compare_exchange(mark, 0, Relaxed, Relaxed);
+    }
+
+    fn clear(&self) {
+        for s in &self.slots {
+            s.store(0, Relaxed);
+        }
+    }
+}
+
+/// A thread's mark on a position it is searching, `(hash, mark)`; `None` when the node
+/// is not shared with other threads.
+struct Mark(Option<(u64, u64)>);
+
 /// The result of a solve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Solution {
@@ -198,6 +268,9 @@ const STOP_CHECK_MIN_EMPTIES: u32 = TT_MIN_EMPTIES;
 const CHECK_NODES: u64 = 1 << 12;
 /// Fewest empties at which helper threads are started.
 const PARALLEL_MIN_EMPTIES: u32 = 14;
+/// Fewest empties of a node whose younger brothers are put off while another thread
+/// searches them (see [`BusyTable`]).
+const DEFER_MIN_EMPTIES: u32 = 12;
 
 /// The stability cutoff is tried when `alpha` reaches this (by empties): the opponent's
 /// stable discs bound the score from above, and only a high `alpha` makes a cut likely
@@ -222,6 +295,11 @@ pub struct Solver {
     eval: Arc<PatternEval>,
     nodes: u64,
     threads: usize,
+    /// Positions being searched by some thread (shared with helper threads), this
+    /// thread's index, and whether other threads search beside this one now.
+    busy: Arc<BusyTable>,
+    id: u64,
+    parallel: bool,
     /// Set when the search must stop (shared with helper threads).
     stop: Arc<AtomicBool>,
     /// This thread's search was stopped: its values are meaningless and are not stored.
@@ -280,6 +358,9 @@ impl Solver {
             eval: PatternEval::shipped(),
             nodes: 0,
             threads: 1,
+            busy: Arc::new(BusyTable::new()),
+            id: 0,
+            parallel: false,
             stop: Arc::new(AtomicBool::new(false)),
             aborted: false,
             node_budget: u64::MAX,
@@ -300,9 +381,10 @@ impl Solver {
         self.nodes
     }
 
-    /// Solves on `threads` threads (at least 1): helper threads search the same root
-    /// with the moves in another order, sharing the table (lazy SMP), and the first to
-    /// finish gives the answer. Positions with fewer than 14 empties use one thread.
+    /// Solves on `threads` threads (at least 1): helper threads search the same root,
+    /// sharing the table, each putting off the moves another thread is on (from 12
+    /// empties, see [`BusyTable`]), and the first to finish gives the answer. Positions
+    /// with fewer than 14 empties use one thread.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
     }
@@ -358,14 +440,16 @@ impl Solver {
             0
         };
         let r = if helpers == 0 {
-            self.root(p, o, alpha, beta, 0)
+            self.root(p, o, alpha, beta)
         } else {
-            std::thread::scope(|scope| {
+            self.busy.clear();
+            self.parallel = true;
+            let r = std::thread::scope(|scope| {
                 let handles: Vec<_> = (1..=helpers)
                     .map(|k| {
-                        let mut h = self.helper();
+                        let mut h = self.helper(k as u64);
                         scope.spawn(move || {
-                            let r = h.root(p, o, alpha, beta, k);
+                            let r = h.root(p, o, alpha, beta);
                             if r.complete {
                                 // Done first: the others stop.
                                 h.stop.store(true, Relaxed);
@@ -374,7 +458,7 @@ impl Solver {
                         })
                     })
                     .collect();
-                let mut r = self.root(p, o, alpha, beta, 0);
+                let mut r = self.root(p, o, alpha, beta);
                 self.stop.store(true, Relaxed);
                 for h in handles {
                     if let Ok((hr, nodes)) = h.join() {
@@ -385,7 +469,9 @@ impl Solver {
                     }
                 }
                 r
-            })
+            });
+            self.parallel = false;
+            r
         };
         self.stop.store(false, Relaxed);
         let nodes = self.nodes - start;
@@ -406,13 +492,16 @@ impl Solver {
 
     /// A solver for a helper thread: the same table, evaluation and stop flag, its own
     /// node count.
-    fn helper(&self) -> Solver {
+    fn helper(&self, id: u64) -> Solver {
         Solver {
             table: self.table.clone(),
             edges: self.edges,
             eval: self.eval.clone(),
             nodes: 0,
             threads: 1,
+            busy: self.busy.clone(),
+            id,
+            parallel: true,
             stop: self.stop.clone(),
             aborted: false,
             node_budget: self.node_budget,
@@ -424,8 +513,8 @@ impl Solver {
     }
 
     /// The root search: every move, best first by the same ordering as inner nodes,
-    /// rotated by `rotate` places (so that helper threads start elsewhere).
-    fn root(&mut self, p: u64, o: u64, alpha: i32, beta: i32, rotate: usize) -> RootResult {
+    /// shared with other threads as inner nodes are (see [`BusyTable`]).
+    fn root(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> RootResult {
         let legal = moves(p, o);
         if legal == 0 {
             if moves(o, p) == 0 {
@@ -445,46 +534,83 @@ impl Solver {
         }
         let mut list = MoveList::new();
         self.order(p, o, legal, &mut list, 64, empty_count(p, o));
-        if rotate > 0 && list.len > 1 {
-            list.rotate(rotate % list.len);
-        }
         let mut best = -65;
         let mut best_move = None;
         let mut a = alpha;
-        for (i, &sq) in list.sq[..list.len].iter().enumerate() {
-            let f = flips(p, o, sq as u32);
-            let (np, no) = (o & !f, p | f | (1 << sq));
-            let v = if i == 0 {
-                -self.search(np, no, -beta, -a)
-            } else {
-                let mut v = -self.search(np, no, -a - 1, -a);
-                if v > a && v < beta && !self.aborted {
-                    v = -self.search(np, no, -beta, -v);
+        let share = self.parallel;
+        let mut deferred = 0u32;
+        'passes: for pass in 0..2 {
+            for i in 0..list.len {
+                if pass == 1 && deferred >> i & 1 == 0 {
+                    continue;
                 }
-                v
-            };
-            if self.aborted {
-                return RootResult {
-                    score: best,
-                    best: best_move,
-                    complete: false,
+                let sq = list.sq[i];
+                let f = flips(p, o, sq as u32);
+                let (np, no) = (o & !f, p | f | (1 << sq));
+                let Some(mark) = self.claim(share, pass, i, np, no) else {
+                    deferred |= 1 << i;
+                    continue;
                 };
+                let v = if i == 0 {
+                    -self.search(np, no, -beta, -a)
+                } else {
+                    let mut v = -self.search(np, no, -a - 1, -a);
+                    if v > a && v < beta && !self.aborted {
+                        v = -self.search(np, no, -beta, -v);
+                    }
+                    v
+                };
+                self.release(mark);
+                if self.aborted {
+                    return RootResult {
+                        score: best,
+                        best: best_move,
+                        complete: false,
+                    };
+                }
+                if v > best {
+                    best = v;
+                    best_move = Move::square(sq);
+                    if v > a {
+                        a = v;
+                    }
+                    if a >= beta {
+                        break 'passes;
+                    }
+                }
             }
-            if v > best {
-                best = v;
-                best_move = Move::square(sq);
-                if v > a {
-                    a = v;
-                }
-                if a >= beta {
-                    break;
-                }
+            if deferred == 0 {
+                break;
             }
         }
         RootResult {
             score: best,
             best: best_move,
             complete: true,
+        }
+    }
+
+    /// Before searching the `i`-th move (to `np`, `no`) of a node in pass `pass`: `None`
+    /// when the move is put off because another thread is searching it (only younger
+    /// brothers, only in the first pass, only when `share`), otherwise this thread's mark
+    /// on it, for [`Solver::release`].
+    #[inline]
+    fn claim(&self, share: bool, pass: usize, i: usize, np: u64, no: u64) -> Option<Mark> {
+        if !share {
+            return Some(Mark(None));
+        }
+        let h = BusyTable::hash(np, no);
+        if pass == 0 && i > 0 && self.busy.busy_elsewhere(h, self.id) {
+            return None;
+        }
+        Some(Mark(Some((h, self.busy.enter(h, self.id)))))
+    }
+
+    /// After the search of a claimed move.
+    #[inline]
+    fn release(&self, mark: Mark) {
+        if let Mark(Some((h, m))) = mark {
+            self.busy.leave(h, m);
         }
     }
 
@@ -646,32 +772,49 @@ impl Solver {
         }
         let mut best = -65;
         let mut best_sq = 64u8;
-        for i in 0..list.len {
-            let sq = list.sq[i];
-            let f = list.flips[i];
-            let (np, no) = (o & !f, p | f | (1 << sq));
-            let r = list.replies[i];
-            let v = if i == 0 {
-                -self.child(np, no, r, n - 1, -beta, -alpha)
-            } else {
-                let mut v = -self.child(np, no, r, n - 1, -alpha - 1, -alpha);
-                if v > alpha && v < beta && !self.aborted {
-                    v = -self.child(np, no, r, n - 1, -beta, -v);
+        // With other threads searching, a younger brother another thread is on is put
+        // off (bit i of `deferred`) and searched after the others (ABDADA).
+        let share = self.parallel && n >= DEFER_MIN_EMPTIES;
+        let mut deferred = 0u32;
+        'passes: for pass in 0..2 {
+            for i in 0..list.len {
+                if pass == 1 && deferred >> i & 1 == 0 {
+                    continue;
                 }
-                v
-            };
-            if self.aborted {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                best_sq = sq;
-                if v > alpha {
-                    alpha = v;
-                    if alpha >= beta {
-                        break;
+                let sq = list.sq[i];
+                let f = list.flips[i];
+                let (np, no) = (o & !f, p | f | (1 << sq));
+                let r = list.replies[i];
+                let Some(mark) = self.claim(share, pass, i, np, no) else {
+                    deferred |= 1 << i;
+                    continue;
+                };
+                let v = if i == 0 {
+                    -self.child(np, no, r, n - 1, -beta, -alpha)
+                } else {
+                    let mut v = -self.child(np, no, r, n - 1, -alpha - 1, -alpha);
+                    if v > alpha && v < beta && !self.aborted {
+                        v = -self.child(np, no, r, n - 1, -beta, -v);
+                    }
+                    v
+                };
+                self.release(mark);
+                if self.aborted {
+                    return 0;
+                }
+                if v > best {
+                    best = v;
+                    best_sq = sq;
+                    if v > alpha {
+                        alpha = v;
+                        if alpha >= beta {
+                            break 'passes;
+                        }
                     }
                 }
+            }
+            if deferred == 0 {
+                break;
             }
         }
         let (lower, upper) = if best >= beta {
@@ -974,15 +1117,6 @@ impl MoveList {
         self.len += 1;
     }
 
-    /// Moves the first `k` moves to the end.
-    fn rotate(&mut self, k: usize) {
-        let n = self.len;
-        self.sq[..n].rotate_left(k);
-        self.key[..n].rotate_left(k);
-        self.flips[..n].rotate_left(k);
-        self.replies[..n].rotate_left(k);
-    }
-
     /// Insertion sort by increasing key (stable).
     fn sort(&mut self) {
         for i in 1..self.len {
@@ -1068,5 +1202,27 @@ mod tests {
                 .fold(0, |m, &q| m | q);
             assert_eq!(odd_quadrants(e), want, "{e:#x}");
         }
+    }
+
+    #[test]
+    fn a_position_is_busy_for_other_threads_only_while_marked() {
+        let busy = BusyTable::new();
+        let h = BusyTable::hash(0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
+        assert!(!busy.busy_elsewhere(h, 0) && !busy.busy_elsewhere(h, 1));
+        let mark = busy.enter(h, 1);
+        assert!(busy.busy_elsewhere(h, 0), "thread 0 sees thread 1's mark");
+        assert!(
+            !busy.busy_elsewhere(h, 1),
+            "a thread never waits for itself"
+        );
+        // Another position in the same slot does not read as busy.
+        let other = h ^ 1 << 40;
+        assert!(!busy.busy_elsewhere(other, 0));
+        // Thread 2 takes the slot over: thread 1's release leaves thread 2's mark.
+        let mark2 = busy.enter(h, 2);
+        busy.leave(h, mark);
+        assert!(busy.busy_elsewhere(h, 0));
+        busy.leave(h, mark2);
+        assert!(!busy.busy_elsewhere(h, 0));
     }
 }

@@ -146,12 +146,45 @@ fn ffo_20_empties() -> Option<Vec<(usize, yomi_othello::ObfPosition)>> {
     )
 }
 
+/// Threads share the tree (younger brothers another thread is on are put off): whatever
+/// order the threads meet the moves in, the score, and the best move's score, are the
+/// one-thread search's. Random positions from 14 empties (where threads start) to 17, so
+/// that the test needs no shared data.
 #[test]
-fn ffo_20_empties_on_one_and_two_threads() {
+fn threads_give_the_one_thread_scores() {
+    let mut one = Solver::new(18);
+    let mut many = Solver::new(18);
+    many.set_threads(4);
+    for empties in 14..=17 {
+        for s in random_positions(3, empties, 700 + empties as u64) {
+            one.clear();
+            many.clear();
+            let want = one.solve(&s);
+            let got = many.solve(&s);
+            assert_eq!(got.score, want.score, "{s}");
+            let mv = got.best.unwrap();
+            let mut t = s;
+            Othello.play(&mut t, mv).unwrap();
+            one.clear();
+            assert_eq!(-one.solve(&t).score, want.score, "best move {mv} of {s}");
+            // A window around the score is answered exactly, a window beside it by a
+            // bound on the right side.
+            many.clear();
+            let w = many.solve_window(&s, want.score - 2, want.score + 2).score;
+            assert_eq!(w, want.score, "{s}");
+            many.clear();
+            let w = many.solve_window(&s, want.score, want.score + 4).score;
+            assert!(w <= want.score, "{s}: {w}");
+        }
+    }
+}
+
+#[test]
+fn ffo_20_empties_on_one_two_and_four_threads() {
     let Some(positions) = ffo_20_empties() else {
         return;
     };
-    for threads in [1, 2] {
+    for threads in [1, 2, 4] {
         let mut solver = Solver::new(20);
         solver.set_threads(threads);
         for (n, p) in &positions {
