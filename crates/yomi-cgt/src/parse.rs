@@ -24,14 +24,25 @@
 //! The parser never panics: every failure is a [`ParseError`] with the byte offset where
 //! it was found. Inputs are bounded so that evaluating them stays cheap: at most
 //! [`MAX_INPUT`] bytes, [`MAX_DEPTH`] levels of nesting, [`MAX_OPERATORS`] binary `+`/`-`,
-//! integers and denominators up to `2^32`, nimbers up to `*2047` ([`MAX_NIMBER`]), at most 64 arrow
-//! characters in a row and at most [`MAX_ARROW_COUNT`] arrows in one value (`↑×4096`).
+//! numbers up to `2^32` in magnitude with denominators up to `2^32`, nimbers up to `*2047`
+//! ([`MAX_NIMBER`]), at most 64 arrow characters in a row and at most [`MAX_ARROW_COUNT`]
+//! arrows in one value (`↑×4096`).
+//!
+//! What the parser accepts is closed under printing: the canonical form of an accepted
+//! input prints as notation the parser accepts again. Sums and brace forms can leave the
+//! number range (`4294967296 + 1`; `{0|1/4294967296}` is `1/8589934592`), so the value
+//! is checked too, and an input whose canonical form holds a number outside the range is
+//! refused ([`ParseErrorKind::ValueOutOfRange`]) instead of giving a value that prints as
+//! notation nobody can read back, or whose analysis needs finer fractions than
+//! [`Dyadic`] holds.
 
 use std::fmt;
 use std::str::FromStr;
 
 use crate::game::with_store;
-use crate::store::{Id, Store};
+use std::collections::HashSet;
+
+use crate::store::{Id, Node, Store};
 use crate::{Cgt, Dyadic};
 
 /// Longest accepted input, in bytes.
@@ -67,8 +78,12 @@ pub enum ParseErrorKind {
         /// What was expected instead.
         expected: &'static str,
     },
-    /// An integer, numerator or denominator above `2^32`.
+    /// A number above `2^32` in magnitude, or a denominator above `2^32`.
     NumberTooLarge,
+    /// The input's value holds this number (in its canonical form), outside the range a
+    /// literal may have: the input reads, but its value would not print as notation that
+    /// reads back.
+    ValueOutOfRange(Dyadic),
     /// A denominator that is not a power of two (short numbers are dyadic).
     NotDyadic,
     /// A zero denominator.
@@ -96,7 +111,15 @@ impl fmt::Display for ParseErrorKind {
             ParseErrorKind::Unexpected { found, expected } => {
                 write!(f, "unexpected {found:?}, expected {expected}")
             }
-            ParseErrorKind::NumberTooLarge => write!(f, "number too large (limit 2^32)"),
+            ParseErrorKind::NumberTooLarge => write!(
+                f,
+                "number too large (limit 2^32 in magnitude, denominators up to 2^32)"
+            ),
+            ParseErrorKind::ValueOutOfRange(x) => write!(
+                f,
+                "the value holds the number {x}, outside the notation's range (magnitude up \
+                 to 2^32, denominators up to 2^32)"
+            ),
             ParseErrorKind::NotDyadic => {
                 write!(
                     f,
@@ -314,34 +337,42 @@ impl<'a> Parser<'a> {
     }
 
     fn digits(&mut self) -> PResult<Option<u64>> {
+        Ok(self.digits_up_to(MAX_MAGNITUDE as u128)?.map(|v| v as u64))
+    }
+
+    /// Decimal digits with a value up to `cap`.
+    fn digits_up_to(&mut self, cap: u128) -> PResult<Option<u128>> {
         let start = self.pos;
-        let mut v: u64 = 0;
+        let mut v: u128 = 0;
         let mut any = false;
         while let Some(c) = self.peek().filter(char::is_ascii_digit) {
             any = true;
-            v = v.saturating_mul(10).saturating_add(c as u64 - '0' as u64);
+            v = v.saturating_mul(10).saturating_add(c as u128 - '0' as u128);
             self.bump();
         }
         if !any {
             return Ok(None);
         }
-        if v > MAX_MAGNITUDE {
+        if v > cap {
             return self.err(ParseErrorKind::NumberTooLarge, start);
         }
         Ok(Some(v))
     }
 
     fn number(&mut self) -> PResult<Dyadic> {
+        let start = self.pos;
         let neg = if self.peek() == Some('-') {
             self.bump();
             true
         } else {
             false
         };
-        let Some(n) = self.digits()? else {
+        // A numerator may exceed 2^32 when the denominator brings the number back into
+        // range (`8589934593/4294967296`, as a sum can print).
+        let Some(n) = self.digits_up_to(MAX_MAGNITUDE as u128 * MAX_MAGNITUDE as u128)? else {
             return self.unexpected("a number");
         };
-        let mut x = Dyadic::integer(n as i64);
+        let mut x = Dyadic::new(n as i128, 0);
         if self.peek() == Some('/') {
             self.bump();
             let at = self.pos;
@@ -355,6 +386,9 @@ impl<'a> Parser<'a> {
                 return self.err(ParseErrorKind::NotDyadic, at);
             }
             x = Dyadic::new(n as i128, d.trailing_zeros());
+        }
+        if !in_range(x) {
+            return self.err(ParseErrorKind::NumberTooLarge, start);
         }
         Ok(if neg { -x } else { x })
     }
@@ -438,6 +472,35 @@ fn slash_form(
     Ok(Expr::Form(left, right))
 }
 
+/// Whether a number is one the notation reads: magnitude and denominator up to `2^32`.
+fn in_range(x: Dyadic) -> bool {
+    x.exponent() <= MAX_MAGNITUDE.trailing_zeros()
+        && x.numerator().unsigned_abs() <= (MAX_MAGNITUDE as u128) << x.exponent()
+}
+
+/// A number outside the notation's range in the canonical form of `id`, if any. Each
+/// distinct subgame is visited once (forms share subgames), and the canonical form is
+/// computed under the caller's work limit, like any evaluation.
+fn out_of_range(s: &mut Store, id: Id) -> Option<Dyadic> {
+    let c = s.canonical(id);
+    let mut seen = HashSet::new();
+    let mut stack = vec![c];
+    while let Some(g) = stack.pop() {
+        if !seen.insert(g) {
+            continue;
+        }
+        match s.node(g) {
+            Node::Number(x) => {
+                if !in_range(*x) {
+                    return Some(*x);
+                }
+            }
+            Node::Form { left, right } => stack.extend(left.iter().chain(right.iter())),
+        }
+    }
+    None
+}
+
 fn eval(s: &mut Store, e: &Expr) -> Id {
     match e {
         Expr::Form(l, r) => {
@@ -503,7 +566,16 @@ impl FromStr for Cgt {
         if p.peek().is_some() {
             return p.unexpected("'+', '-' or the end");
         }
-        Ok(Cgt(with_store(|s| eval(s, &e))))
+        with_store(|s| {
+            let g = eval(s, &e);
+            match out_of_range(s, g) {
+                Some(x) => Err(ParseError {
+                    kind: ParseErrorKind::ValueOutOfRange(x),
+                    pos: 0,
+                }),
+                None => Ok(Cgt(g)),
+            }
+        })
     }
 }
 

@@ -252,3 +252,72 @@ fn nim_sums_of_accepted_nimbers_read_back() {
         ParseErrorKind::NimberTooLarge
     );
 }
+
+/// Found by fuzzing (`fuzz/run.sh cgt`): `4222222222+222222224` read (each literal under
+/// the `2^32` cap) and printed `4444444446`, which the parser refused. Sums and brace
+/// forms leave the literal range, so the value is checked: an input whose canonical form
+/// holds a number out of range is refused, and every accepted value reads back.
+#[test]
+fn a_sum_of_two_in_range_literals_beyond_the_range_is_refused_not_printed_unreadably() {
+    let e = "4222222222+222222224".parse::<Cgt>().unwrap_err();
+    assert_eq!(
+        e.kind,
+        ParseErrorKind::ValueOutOfRange(Dyadic::integer(4_444_444_446))
+    );
+    assert!(e.to_string().contains("4444444446"), "{e}");
+    // `{n|}` is n + 1.
+    assert_eq!(
+        "{4294967296|}".parse::<Cgt>().unwrap_err().kind,
+        ParseErrorKind::ValueOutOfRange(Dyadic::integer(4_294_967_297))
+    );
+    // Inside a hot game too: the canonical sum's options hold 4294967297.
+    assert!(matches!(
+        "{4294967296|0} + {4294967295|1}"
+            .parse::<Cgt>()
+            .unwrap_err()
+            .kind,
+        ParseErrorKind::ValueOutOfRange(_)
+    ));
+    // In range, a numerator above 2^32 prints, and reads back, over its denominator.
+    for text in [
+        "5 + 1/4294967296",
+        "4294967295 + 1",
+        "{2147483648|0} + {2147483647|1}",
+    ] {
+        let g: Cgt = text.parse().unwrap();
+        let printed = g.canonical().to_string();
+        let again: Cgt = printed.parse().unwrap_or_else(|e| panic!("{printed}: {e}"));
+        assert_eq!(again.canonical(), g.canonical(), "{text}");
+    }
+    assert_eq!(
+        "5 + 1/4294967296".parse::<Cgt>().unwrap().to_string(),
+        "21474836481/4294967296"
+    );
+    assert_eq!(
+        "4294967297/1".parse::<Cgt>().unwrap_err().kind,
+        ParseErrorKind::NumberTooLarge
+    );
+}
+
+/// A brace form nested 99 deep around `1/2^32` reads (each level is legal) but its value is
+/// `1/2^131`: printing it panicked in the thermograph ("wall slopes differ by 1 or 2",
+/// a denominator beyond what `Dyadic` holds). Refused now, since `{0|1/2^32}` already
+/// needs a denominator of `2^33`.
+#[test]
+fn nested_halvings_past_the_denominator_range_are_refused_not_a_panic() {
+    let deep = format!("{}1/4294967296{}", "{0|".repeat(99), "}".repeat(99));
+    let e = deep.parse::<Cgt>().unwrap_err();
+    assert!(
+        matches!(e.kind, ParseErrorKind::ValueOutOfRange(x) if x.exponent() > 32),
+        "{e}"
+    );
+    assert!(matches!(
+        "{0|1/4294967296}".parse::<Cgt>().unwrap_err().kind,
+        ParseErrorKind::ValueOutOfRange(x) if x == Dyadic::new(1, 33)
+    ));
+    // Shallow halvings inside the range still read, and print.
+    let g: Cgt = format!("{}1/1024{}", "{0|".repeat(20), "}".repeat(20))
+        .parse()
+        .unwrap();
+    assert_eq!(g.canonical().to_string(), "1/1073741824");
+}
