@@ -47,7 +47,7 @@ use yomi_core::paths::resolve_in_file;
 use yomi_core::registry::AgentRegistry;
 
 use crate::agents::{register_policy_agent, PlayMethod};
-use crate::algorithms::Method;
+use crate::algorithms::{GradientSign, Method};
 use crate::data::DataConfig;
 use crate::error::LearnError;
 use crate::features::FeatureGame;
@@ -478,7 +478,7 @@ pub fn report(exp: &Experiment, curves: &[Curve], plays: &[PlayResult], command:
         s,
         "Data: {} distinct random states labelled by UCT with {} iterations (seed {}); \
          {} train, {} test. Training: {} iterations; α = {}, β = {}, M = {}, N = {}; \
-         MSE from {} simulations per test state.\n",
+         SB gradient sign {}; MSE from {} simulations per test state.\n",
         exp.data.states,
         exp.data.iterations,
         exp.data.seed,
@@ -489,6 +489,11 @@ pub fn report(exp: &Experiment, curves: &[Curve], plays: &[PlayResult], command:
         exp.train.params.beta,
         exp.train.params.m,
         exp.train.params.n,
+        match exp.train.params.sign {
+            GradientSign::Exact => "exact (every player's moves with the same sign)",
+            GradientSign::MoverRelative =>
+                "mover-relative (the other players' moves with the opposite sign)",
+        },
         exp.train.eval_simulations
     );
     let _ = writeln!(s, "## Training (figures 1–4)\n");
