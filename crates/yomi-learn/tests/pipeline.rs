@@ -249,7 +249,11 @@ fn the_shipped_experiment_files_read() {
             );
             if results.is_dir() {
                 assert!(e.data.file.is_file(), "{name}: shipped data");
-                assert!(results.join("matches-uct.jsonl").is_file(), "{name}");
+                // A finished run (its report written) has its matches too; a run still
+                // under way across sessions may ship its data and training first.
+                if results.join("report.md").is_file() {
+                    assert!(results.join("matches-uct.jsonl").is_file(), "{name}");
+                }
             }
             n += 1;
         }
