@@ -225,6 +225,45 @@ impl BusyTable {
     }
 }
 
+/// The order a node's moves are searched in: each in turn, then those put off
+/// ([`Visits::put_off`]: another thread was searching them) in turn.
+struct Visits {
+    len: usize,
+    next: usize,
+    deferred: u32,
+}
+
+impl Visits {
+    fn new(len: usize) -> Self {
+        Visits {
+            len,
+            next: 0,
+            deferred: 0,
+        }
+    }
+
+    /// The next move's index, and whether it is met for the first time.
+    #[inline]
+    fn next(&mut self) -> Option<(usize, bool)> {
+        if self.next < self.len {
+            self.next += 1;
+            return Some((self.next - 1, true));
+        }
+        if self.deferred == 0 {
+            return None;
+        }
+        let i = self.deferred.trailing_zeros() as usize;
+        self.deferred &= self.deferred - 1;
+        Some((i, false))
+    }
+
+    /// Searches move `i` after the others.
+    #[inline]
+    fn put_off(&mut self, i: usize) {
+        self.deferred |= 1 << i;
+    }
+}
+
 /// A thread's mark on a position it is searching, `(hash, mark)`; `None` when the node
 /// is not shared with other threads.
 struct Mark(Option<(u64, u64)>);
@@ -538,49 +577,41 @@ impl Solver {
         let mut best_move = None;
         let mut a = alpha;
         let share = self.parallel;
-        let mut deferred = 0u32;
-        'passes: for pass in 0..2 {
-            for i in 0..list.len {
-                if pass == 1 && deferred >> i & 1 == 0 {
-                    continue;
+        let mut visits = Visits::new(list.len);
+        while let Some((i, first_pass)) = visits.next() {
+            let sq = list.sq[i];
+            let f = flips(p, o, sq as u32);
+            let (np, no) = (o & !f, p | f | (1 << sq));
+            let Some(mark) = self.claim(share, first_pass, i, np, no) else {
+                visits.put_off(i);
+                continue;
+            };
+            let v = if i == 0 {
+                -self.search(np, no, -beta, -a)
+            } else {
+                let mut v = -self.search(np, no, -a - 1, -a);
+                if v > a && v < beta && !self.aborted {
+                    v = -self.search(np, no, -beta, -v);
                 }
-                let sq = list.sq[i];
-                let f = flips(p, o, sq as u32);
-                let (np, no) = (o & !f, p | f | (1 << sq));
-                let Some(mark) = self.claim(share, pass, i, np, no) else {
-                    deferred |= 1 << i;
-                    continue;
+                v
+            };
+            self.release(mark);
+            if self.aborted {
+                return RootResult {
+                    score: best,
+                    best: best_move,
+                    complete: false,
                 };
-                let v = if i == 0 {
-                    -self.search(np, no, -beta, -a)
-                } else {
-                    let mut v = -self.search(np, no, -a - 1, -a);
-                    if v > a && v < beta && !self.aborted {
-                        v = -self.search(np, no, -beta, -v);
-                    }
-                    v
-                };
-                self.release(mark);
-                if self.aborted {
-                    return RootResult {
-                        score: best,
-                        best: best_move,
-                        complete: false,
-                    };
-                }
-                if v > best {
-                    best = v;
-                    best_move = Move::square(sq);
-                    if v > a {
-                        a = v;
-                    }
-                    if a >= beta {
-                        break 'passes;
-                    }
-                }
             }
-            if deferred == 0 {
-                break;
+            if v > best {
+                best = v;
+                best_move = Move::square(sq);
+                if v > a {
+                    a = v;
+                }
+                if a >= beta {
+                    break;
+                }
             }
         }
         RootResult {
@@ -590,17 +621,17 @@ impl Solver {
         }
     }
 
-    /// Before searching the `i`-th move (to `np`, `no`) of a node in pass `pass`: `None`
-    /// when the move is put off because another thread is searching it (only younger
-    /// brothers, only in the first pass, only when `share`), otherwise this thread's mark
-    /// on it, for [`Solver::release`].
+    /// Before searching the `i`-th move (to `np`, `no`) of a node: `None` when the move is
+    /// put off because another thread is searching it (only younger brothers, only in the
+    /// first pass, only when `share`), otherwise this thread's mark on it, for
+    /// [`Solver::release`].
     #[inline]
-    fn claim(&self, share: bool, pass: usize, i: usize, np: u64, no: u64) -> Option<Mark> {
+    fn claim(&self, share: bool, first_pass: bool, i: usize, np: u64, no: u64) -> Option<Mark> {
         if !share {
             return Some(Mark(None));
         }
         let h = BusyTable::hash(np, no);
-        if pass == 0 && i > 0 && self.busy.busy_elsewhere(h, self.id) {
+        if first_pass && i > 0 && self.busy.busy_elsewhere(h, self.id) {
             return None;
         }
         Some(Mark(Some((h, self.busy.enter(h, self.id)))))
@@ -775,46 +806,38 @@ impl Solver {
         // With other threads searching, a younger brother another thread is on is put
         // off (bit i of `deferred`) and searched after the others (ABDADA).
         let share = self.parallel && n >= DEFER_MIN_EMPTIES;
-        let mut deferred = 0u32;
-        'passes: for pass in 0..2 {
-            for i in 0..list.len {
-                if pass == 1 && deferred >> i & 1 == 0 {
-                    continue;
+        let mut visits = Visits::new(list.len);
+        while let Some((i, first_pass)) = visits.next() {
+            let sq = list.sq[i];
+            let f = list.flips[i];
+            let (np, no) = (o & !f, p | f | (1 << sq));
+            let r = list.replies[i];
+            let Some(mark) = self.claim(share, first_pass, i, np, no) else {
+                visits.put_off(i);
+                continue;
+            };
+            let v = if i == 0 {
+                -self.child(np, no, r, n - 1, -beta, -alpha)
+            } else {
+                let mut v = -self.child(np, no, r, n - 1, -alpha - 1, -alpha);
+                if v > alpha && v < beta && !self.aborted {
+                    v = -self.child(np, no, r, n - 1, -beta, -v);
                 }
-                let sq = list.sq[i];
-                let f = list.flips[i];
-                let (np, no) = (o & !f, p | f | (1 << sq));
-                let r = list.replies[i];
-                let Some(mark) = self.claim(share, pass, i, np, no) else {
-                    deferred |= 1 << i;
-                    continue;
-                };
-                let v = if i == 0 {
-                    -self.child(np, no, r, n - 1, -beta, -alpha)
-                } else {
-                    let mut v = -self.child(np, no, r, n - 1, -alpha - 1, -alpha);
-                    if v > alpha && v < beta && !self.aborted {
-                        v = -self.child(np, no, r, n - 1, -beta, -v);
-                    }
-                    v
-                };
-                self.release(mark);
-                if self.aborted {
-                    return 0;
-                }
-                if v > best {
-                    best = v;
-                    best_sq = sq;
-                    if v > alpha {
-                        alpha = v;
-                        if alpha >= beta {
-                            break 'passes;
-                        }
-                    }
-                }
+                v
+            };
+            self.release(mark);
+            if self.aborted {
+                return 0;
             }
-            if deferred == 0 {
-                break;
+            if v > best {
+                best = v;
+                best_sq = sq;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
             }
         }
         let (lower, upper) = if best >= beta {
