@@ -36,12 +36,11 @@
 //! notation nobody can read back, or whose analysis needs finer fractions than
 //! [`Dyadic`] holds.
 
+use std::collections::HashSet;
 use std::fmt;
 use std::str::FromStr;
 
 use crate::game::with_store;
-use std::collections::HashSet;
-
 use crate::store::{Id, Node, Store};
 use crate::{Cgt, Dyadic};
 
