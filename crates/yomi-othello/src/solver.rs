@@ -804,7 +804,7 @@ impl Solver {
         let mut best = -65;
         let mut best_sq = 64u8;
         // With other threads searching, a younger brother another thread is on is put
-        // off (bit i of `deferred`) and searched after the others (ABDADA).
+        // off and searched after the others (ABDADA; see `Visits`).
         let share = self.parallel && n >= DEFER_MIN_EMPTIES;
         let mut visits = Visits::new(list.len);
         while let Some((i, first_pass)) = visits.next() {
