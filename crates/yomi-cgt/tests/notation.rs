@@ -299,10 +299,10 @@ fn a_sum_of_two_in_range_literals_beyond_the_range_is_refused_not_printed_unread
     );
 }
 
-/// A brace form nested 99 deep around `1/2^32` reads (each level is legal) but its value is
-/// `1/2^131`: printing it panicked in the thermograph ("wall slopes differ by 1 or 2",
-/// a denominator beyond what `Dyadic` holds). Refused now, since `{0|1/2^32}` already
-/// needs a denominator of `2^33`.
+/// A brace form nested 99 deep around `1/2^32` reads (each level is legal) but its value,
+/// `1/2^131`, is finer than the `2^120` denominators `Dyadic` holds: the canonical form
+/// came out as `1/2^120`, and printing it panicked in the thermograph ("wall slopes differ
+/// by 1 or 2"). Refused now, since `{0|1/2^32}` already needs a denominator of `2^33`.
 #[test]
 fn nested_halvings_past_the_denominator_range_are_refused_not_a_panic() {
     let deep = format!("{}1/4294967296{}", "{0|".repeat(99), "}".repeat(99));
