@@ -939,9 +939,8 @@ impl Reasoner {
     /// faster than the other's faster run, the work estimate decides otherwise. The
     /// estimate counts conjunctions reached, not their cost: on sheets nobody tuned on it
     /// picked the slower evaluator (escort latch and coins run 1.7-1.8× faster on the
-    /// other one). The choice
-    /// changes speed only: both evaluators give the same values, so games, seeds and
-    /// results do not depend on it.
+    /// other one). The choice changes speed only: both evaluators give the same values,
+    /// so games, seeds and results do not depend on it.
     fn time_evaluators(&mut self) {
         if !self.inc.built || self.lazy.is_some() {
             return;
