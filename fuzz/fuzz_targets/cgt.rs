@@ -1,14 +1,16 @@
 //! Combinatorial game expressions: `Cgt::from_str` and `Dyadic::from_str`, evaluated under
 //! a work limit (canonical form, stops, temperature, cooling), and the printed canonical
-//! form reads back to the same game.
+//! form reads back to the same game. Each input starts from an empty store
+//! (`clear_store`), so a finding replays alike in a fresh process.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use yomi_cgt::{with_work_limit, Cgt, Dyadic};
+use yomi_cgt::{clear_store, with_work_limit, Cgt, Dyadic};
 
 const WORK: u64 = 20_000;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
+    clear_store();
     let _ = text.parse::<Dyadic>();
     let Ok(Ok(g)) = with_work_limit(WORK, || text.parse::<Cgt>()) else { return };
     let _ = with_work_limit(WORK, || {

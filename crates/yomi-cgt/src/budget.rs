@@ -60,7 +60,8 @@ pub(crate) fn charge() {
 ///
 /// # Errors
 /// [`WorkLimitExceeded`] when `f` needs more; what it had computed is kept in the store's
-/// memo tables, so a later call with a larger limit goes on from there.
+/// memo tables, so a later call with a larger limit goes on from there (unless the tables
+/// passed their limit in between and were emptied: see [`set_memo_limit`](crate::set_memo_limit)).
 ///
 /// # Panics
 /// Passes on any other panic of `f`.

@@ -5,23 +5,58 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::iter::Sum;
 use std::ops::{Add, AddAssign, Neg, Sub, SubAssign};
+use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 use std::sync::{LazyLock, Mutex, PoisonError};
 
 use crate::store::{Id, Node, Store};
 use crate::thermograph::Thermograph;
 use crate::Dyadic;
 
-static STORE: LazyLock<Mutex<Store>> = LazyLock::new(|| Mutex::new(Store::new()));
+static STORE: LazyLock<Mutex<Store>> = LazyLock::new(|| Mutex::new(Store::new(0)));
 
-/// Run `f` on the process-wide store (one lock acquisition; never nested).
+/// The memo tables' default limit, in entries: a few hundred MB at most.
+pub const DEFAULT_MEMO_LIMIT: usize = 1 << 21;
+
+static MEMO_LIMIT: AtomicUsize = AtomicUsize::new(DEFAULT_MEMO_LIMIT);
+
+/// Run `f` on the process-wide store (one lock acquisition; never nested). The memo
+/// tables are emptied first when they hold more than the [memo limit](set_memo_limit):
+/// only between operations, never while one is using them.
 pub(crate) fn with_store<R>(f: impl FnOnce(&mut Store) -> R) -> R {
     let mut guard = STORE.lock().unwrap_or_else(PoisonError::into_inner);
+    if guard.memo_entries() > MEMO_LIMIT.load(AtomicOrdering::Relaxed) {
+        guard.clear_memos();
+    }
     f(&mut guard)
+}
+
+/// Bounds the memo tables (`≤` of pairs, sums, negations, stops, thermographs, cooled and
+/// heated values, birthdays) to about `entries` entries: when an operation starts and they
+/// hold more, they are emptied and refilled as needed. They are caches, so a limit costs
+/// recomputation, never a different answer. The default is [`DEFAULT_MEMO_LIMIT`].
+///
+/// The game forms themselves are not memos (every [`Cgt`] handle points at one); a
+/// long-lived process frees them with [`clear_store`].
+pub fn set_memo_limit(entries: usize) {
+    MEMO_LIMIT.store(entries, AtomicOrdering::Relaxed);
+}
+
+/// Drops every stored game form and memo: what a long-lived process (a server, a fuzzing
+/// harness, an interactive session) calls between independent analyses, since the store
+/// otherwise keeps every form it has seen (see the [crate documentation](crate)).
+///
+/// Every [`Cgt`] made before is invalid afterwards: using one panics with a message that
+/// says so (it can never silently stand for another game). Handles made by other threads
+/// are invalidated too, so call it only where no other thread holds games.
+pub fn clear_store() {
+    let mut guard = STORE.lock().unwrap_or_else(PoisonError::into_inner);
+    let generation = guard.generation().wrapping_add(1);
+    *guard = Store::new(generation);
 }
 
 /// A short combinatorial game `{G^L, … | G^R, …}` (finitely many positions, no cycles).
 ///
-/// A `Cgt` is a 4-byte `Copy` handle to a node of a process-wide, hash-consed store (see
+/// A `Cgt` is an 8-byte `Copy` handle to a node of a process-wide, hash-consed store (see
 /// the [crate documentation](crate) for why). It may hold any *form* of a game — for
 /// example `{1, * | 0}` exactly as written — and [`canonical`](Cgt::canonical) gives its
 /// unique simplest form.
@@ -34,7 +69,11 @@ pub(crate) fn with_store<R>(f: impl FnOnce(&mut Store) -> R) -> R {
 /// notation (`{:#}` uses ASCII: `^`, `v`, `+-`); [`display_form`](Cgt::display_form)
 /// prints the stored form.
 #[derive(Clone, Copy)]
-pub struct Cgt(pub(crate) Id);
+pub struct Cgt {
+    id: Id,
+    /// The store generation the node belongs to ([`clear_store`] starts a new one).
+    generation: u32,
+}
 
 /// How two games compare.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -74,6 +113,52 @@ pub enum Outcome {
 }
 
 impl Cgt {
+    /// The handle of node `id` of `s`.
+    pub(crate) fn in_store(s: &Store, id: Id) -> Cgt {
+        Cgt {
+            id,
+            generation: s.generation(),
+        }
+    }
+
+    /// This handle's node in `s`.
+    ///
+    /// # Panics
+    /// If the handle was made before the last [`clear_store`].
+    pub(crate) fn id_in(self, s: &Store) -> Id {
+        assert!(
+            self.generation == s.generation(),
+            "a Cgt made before yomi_cgt::clear_store() was used after it (its game no longer exists)"
+        );
+        self.id
+    }
+
+    /// Runs `f` on this handle's node and returns the handle of the node it gives.
+    fn map(self, f: impl FnOnce(&mut Store, Id) -> Id) -> Cgt {
+        with_store(|s| {
+            let id = self.id_in(s);
+            let out = f(s, id);
+            Cgt::in_store(s, out)
+        })
+    }
+
+    /// Runs `f` on this handle's node.
+    fn read<R>(self, f: impl FnOnce(&mut Store, Id) -> R) -> R {
+        with_store(|s| {
+            let id = self.id_in(s);
+            f(s, id)
+        })
+    }
+
+    /// Runs `f` on the nodes of two handles and returns the handle of the node it gives.
+    fn map2(self, other: Cgt, f: impl FnOnce(&mut Store, Id, Id) -> Id) -> Cgt {
+        with_store(|s| {
+            let (a, b) = (self.id_in(s), other.id_in(s));
+            let out = f(s, a, b);
+            Cgt::in_store(s, out)
+        })
+    }
+
     /// `0 = { | }`.
     pub fn zero() -> Cgt {
         Cgt::number(Dyadic::ZERO)
@@ -87,7 +172,10 @@ impl Cgt {
     /// The number `x` (canonical form: integers `{n−1 | }`, `m/2^k` as
     /// `{(m−1)/2^k | (m+1)/2^k}`).
     pub fn number(x: Dyadic) -> Cgt {
-        Cgt(with_store(|s| s.number(x)))
+        with_store(|s| {
+            let id = s.number(x);
+            Cgt::in_store(s, id)
+        })
     }
 
     /// `* = {0 | 0}`.
@@ -98,7 +186,10 @@ impl Cgt {
     /// The nimber `*n = {0, *, …, *(n−1) | 0, *, …, *(n−1)}` (it has `n` options a side,
     /// so keep `n` modest).
     pub fn nimber(n: u32) -> Cgt {
-        Cgt(with_store(|s| s.nimber(n)))
+        with_store(|s| {
+            let id = s.nimber(n);
+            Cgt::in_store(s, id)
+        })
     }
 
     /// `↑ = {0 | *}`.
@@ -113,7 +204,10 @@ impl Cgt {
 
     /// `n·↑` (`↑ + ↑ + …`; negative `n` gives downs).
     pub fn ups(n: i64) -> Cgt {
-        Cgt(with_store(|s| s.up_multiple(n)))
+        with_store(|s| {
+            let id = s.up_multiple(n);
+            Cgt::in_store(s, id)
+        })
     }
 
     /// The switch `{a | b}` of two numbers, in canonical form (`a ≤ b` gives a number or
@@ -130,49 +224,52 @@ impl Cgt {
     /// The form `{left | right}`, stored as given (call [`canonical`](Cgt::canonical) to
     /// simplify it).
     pub fn from_options(left: &[Cgt], right: &[Cgt]) -> Cgt {
-        let l = left.iter().map(|g| g.0).collect();
-        let r = right.iter().map(|g| g.0).collect();
-        Cgt(with_store(|s| s.form(l, r)))
+        with_store(|s| {
+            let l = left.iter().map(|g| g.id_in(s)).collect();
+            let r = right.iter().map(|g| g.id_in(s)).collect();
+            let id = s.form(l, r);
+            Cgt::in_store(s, id)
+        })
     }
 
     /// Left options of this form (of the canonical form for numbers).
     pub fn left_options(self) -> Vec<Cgt> {
-        with_store(|s| s.options(self.0).0.iter().map(|&i| Cgt(i)).collect())
+        self.read(|s, id| s.options(id).0.iter().map(|&i| Cgt::in_store(s, i)).collect())
     }
 
     /// Right options of this form (of the canonical form for numbers).
     pub fn right_options(self) -> Vec<Cgt> {
-        with_store(|s| s.options(self.0).1.iter().map(|&i| Cgt(i)).collect())
+        self.read(|s, id| s.options(id).1.iter().map(|&i| Cgt::in_store(s, i)).collect())
     }
 
     /// The canonical form: no dominated and no reversible options.
     pub fn canonical(self) -> Cgt {
-        Cgt(with_store(|s| s.canonical(self.0)))
+        self.map(Store::canonical)
     }
 
     /// Is this form the canonical form?
     pub fn is_canonical(self) -> bool {
-        with_store(|s| {
-            let c = s.canonical(self.0);
-            c == self.0
-        })
+        self.read(|s, id| s.canonical(id) == id)
     }
 
     /// Are the two forms identical (same options, recursively)? Equal games in different
     /// forms are `==` but not identical; canonical forms of equal games are identical.
     pub fn identical(self, other: Cgt) -> bool {
-        self.0 == other.0
+        with_store(|s| self.id_in(s) == other.id_in(s))
     }
 
     /// The disjunctive sum as a form, `{G^L + H, G + H^L | G^R + H, G + H^R}`, without
     /// simplification (`+` gives the canonical sum).
     pub fn formal_sum(self, other: Cgt) -> Cgt {
-        Cgt(with_store(|s| s.formal_sum(self.0, other.0)))
+        self.map2(other, Store::formal_sum)
     }
 
     /// How `self` compares with `other`.
     pub fn relation(self, other: Cgt) -> Relation {
-        let (le, ge) = with_store(|s| (s.le(self.0, other.0), s.le(other.0, self.0)));
+        let (le, ge) = with_store(|s| {
+            let (a, b) = (self.id_in(s), other.id_in(s));
+            (s.le(a, b), s.le(b, a))
+        });
         match (le, ge) {
             (true, true) => Relation::Equal,
             (true, false) => Relation::Less,
@@ -198,8 +295,8 @@ impl Cgt {
 
     /// The value, if the game is equal to a number.
     pub fn as_number(self) -> Option<Dyadic> {
-        with_store(|s| {
-            let c = s.canonical(self.0);
+        self.read(|s, id| {
+            let c = s.canonical(id);
             s.as_number(c)
         })
     }
@@ -211,8 +308,8 @@ impl Cgt {
 
     /// `n`, if the game is equal to the nimber `*n` (`*0 = 0`).
     pub fn as_nimber(self) -> Option<u32> {
-        with_store(|s| {
-            let c = s.canonical(self.0);
+        self.read(|s, id| {
+            let c = s.canonical(id);
             s.as_nimber(c)
         })
     }
@@ -220,7 +317,7 @@ impl Cgt {
     /// `(x, n, k)` when the game equals `x + n·↑ + *k` (a number plus ups and a nimber),
     /// recognised for games born by day 32.
     pub fn as_number_up_star(self) -> Option<(Dyadic, i64, u32)> {
-        with_store(|s| s.number_up_star(self.0))
+        self.read(Store::number_up_star)
     }
 
     /// Is the game infinitesimal (both stops 0: smaller than every positive number and
@@ -232,30 +329,30 @@ impl Cgt {
     /// The left stop `L(G)`: the number reached when Left starts and both play to the
     /// first number (`x` for a number, else the largest right stop of a left option).
     pub fn left_stop(self) -> Dyadic {
-        with_store(|s| s.stops(self.0).0)
+        self.read(|s, id| s.stops(id).0)
     }
 
     /// The right stop `R(G)` (smallest left stop of a right option).
     pub fn right_stop(self) -> Dyadic {
-        with_store(|s| s.stops(self.0).1)
+        self.read(|s, id| s.stops(id).1)
     }
 
     /// The thermograph, built recursively from the options' thermographs by the scaffold
     /// construction (subzero thermography: walls on `t ≥ −1`).
     pub fn thermograph(self) -> Thermograph {
-        with_store(|s| (*s.thermograph(self.0)).clone())
+        self.read(|s, id| (*s.thermograph(id)).clone())
     }
 
     /// The mean (mast value) `m(G)`.
     pub fn mean(self) -> Dyadic {
-        with_store(|s| s.thermograph(self.0).mast())
+        self.read(|s, id| s.thermograph(id).mast())
     }
 
     /// The temperature `t(G)` where the thermograph's mast begins. Siegel's convention:
     /// an integer has temperature −1, a number `m/2^k` −1/2^k, an infinitesimal such as
     /// `*` or `↑` 0, and a hot game a positive temperature (`{1 | 0}`: 1/2).
     pub fn temperature(self) -> Dyadic {
-        with_store(|s| s.thermograph(self.0).temperature())
+        self.read(|s, id| s.thermograph(id).temperature())
     }
 
     /// Conway's cooling `Cool(G, t) = G_t` for `t ≥ 0`: a number stays; when `t` exceeds
@@ -268,19 +365,19 @@ impl Cgt {
     /// If `t < 0`.
     pub fn cool(self, t: Dyadic) -> Cgt {
         assert!(t >= Dyadic::ZERO, "cooling needs t >= 0, got {t}");
-        Cgt(with_store(|s| s.cool(self.0, t)))
+        self.map(|s, id| s.cool(id, t))
     }
 
     /// Conway's heating `∫^t G`: numbers stay, otherwise `{∫G^L + t | ∫G^R − t}` on the
     /// canonical form (a one-sided inverse of cooling for games cooled below their
     /// temperature).
     pub fn heat(self, t: Dyadic) -> Cgt {
-        Cgt(with_store(|s| s.heat(self.0, t)))
+        self.map(|s, id| s.heat(id, t))
     }
 
     /// The birthday of the game (the depth of its canonical form's game tree).
     pub fn birthday(self) -> u128 {
-        with_store(|s| s.birthday(self.0))
+        self.read(Store::birthday)
     }
 
     /// A `Display` of the stored form itself, options as stored (numbers as numbers).
@@ -288,9 +385,15 @@ impl Cgt {
         FormDisplay(self)
     }
 
-    /// How many distinct game forms the process-wide store holds (it only grows).
+    /// How many distinct game forms the process-wide store holds (it only grows, until
+    /// [`clear_store`]).
     pub fn store_size() -> usize {
         with_store(|s| s.len())
+    }
+
+    /// How many entries the store's memo tables hold (bounded by [`set_memo_limit`]).
+    pub fn memo_entries() -> usize {
+        with_store(|s| s.memo_entries())
     }
 }
 
@@ -308,7 +411,10 @@ impl From<Dyadic> for Cgt {
 
 impl PartialEq for Cgt {
     fn eq(&self, other: &Cgt) -> bool {
-        with_store(|s| s.eq(self.0, other.0))
+        with_store(|s| {
+            let (a, b) = (self.id_in(s), other.id_in(s));
+            s.eq(a, b)
+        })
     }
 }
 
@@ -317,7 +423,7 @@ impl Eq for Cgt {}
 impl Hash for Cgt {
     /// Hashes the canonical form, so equal games hash alike.
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.canonical().0.hash(state);
+        self.canonical().id.hash(state);
     }
 }
 
@@ -336,17 +442,17 @@ impl Add for Cgt {
     type Output = Cgt;
     /// The disjunctive sum, in canonical form.
     fn add(self, other: Cgt) -> Cgt {
-        Cgt(with_store(|s| s.add(self.0, other.0)))
+        self.map2(other, Store::add)
     }
 }
 
 impl Sub for Cgt {
     type Output = Cgt;
     fn sub(self, other: Cgt) -> Cgt {
-        Cgt(with_store(|s| {
-            let n = s.neg(other.0);
-            s.add(self.0, n)
-        }))
+        self.map2(other, |s, a, b| {
+            let n = s.neg(b);
+            s.add(a, n)
+        })
     }
 }
 
@@ -354,7 +460,7 @@ impl Neg for Cgt {
     type Output = Cgt;
     /// `−G = {−G^R | −G^L}` (the same form, colours reversed).
     fn neg(self) -> Cgt {
-        Cgt(with_store(|s| s.neg(self.0)))
+        self.map(Store::neg)
     }
 }
 
@@ -379,9 +485,9 @@ impl Sum for Cgt {
 impl fmt::Display for Cgt {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let ascii = f.alternate();
-        let text = with_store(|s| {
+        let text = self.read(|s, id| {
             let mut out = String::new();
-            write_canonical(s, self.0, ascii, &mut out);
+            write_canonical(s, id, ascii, &mut out);
             out
         });
         f.write_str(&text)
@@ -400,9 +506,9 @@ pub struct FormDisplay(Cgt);
 
 impl fmt::Display for FormDisplay {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let text = with_store(|s| {
+        let text = self.0.read(|s, id| {
             let mut out = String::new();
-            write_form(s, self.0 .0, &mut out);
+            write_form(s, id, &mut out);
             out
         });
         f.write_str(&text)

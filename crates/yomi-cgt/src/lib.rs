@@ -52,7 +52,11 @@
 //! arena makes every `+`, `-` and comparison take a context and rules out operators. The
 //! global store keeps values `Copy + Send + Sync` with ordinary operators, at two costs,
 //! both acceptable for short games: one mutex serialises threads (each public call takes
-//! it once), and memory is never freed ([`Cgt::store_size`] reports the node count).
+//! it once), and game forms are kept until [`clear_store`] drops them all
+//! ([`Cgt::store_size`] reports the node count). The memo tables are bounded
+//! ([`set_memo_limit`]); a long-lived process (a server, a fuzzing harness) calls
+//! [`clear_store`] between independent analyses, after which a handle made before is
+//! refused with a panic, never read as another game.
 //!
 //! ## Conventions
 //!
@@ -79,6 +83,8 @@ pub mod thermograph;
 pub use budget::{with_work_limit, WorkLimitExceeded};
 pub use build::{CycleError, Local};
 pub use dyadic::Dyadic;
-pub use game::{Cgt, FormDisplay, Outcome, Relation};
+pub use game::{
+    clear_store, set_memo_limit, Cgt, FormDisplay, Outcome, Relation, DEFAULT_MEMO_LIMIT,
+};
 pub use parse::{ParseError, ParseErrorKind};
 pub use thermograph::{Piece, Thermograph, Trajectory};

@@ -572,7 +572,7 @@ impl FromStr for Cgt {
                     kind: ParseErrorKind::ValueOutOfRange(x),
                     pos: 0,
                 }),
-                None => Ok(Cgt(g)),
+                None => Ok(Cgt::in_store(s, g)),
             }
         })
     }

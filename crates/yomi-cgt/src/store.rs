@@ -55,11 +55,16 @@ pub(crate) struct Store {
     ups: HashMap<i64, Id>,
     /// Whether a canonical node is dicotic (all-small).
     dicotic: HashMap<Id, bool>,
+    /// Which store this is: handles carry it, so a handle to a dropped store is caught.
+    generation: u32,
 }
 
 impl Store {
-    pub(crate) fn new() -> Store {
-        let mut s = Store::default();
+    pub(crate) fn new(generation: u32) -> Store {
+        let mut s = Store {
+            generation,
+            ..Store::default()
+        };
         let zero = s.number(Dyadic::ZERO);
         s.nimbers.insert(0, zero);
         s.nim_of.insert(zero, 0);
@@ -68,6 +73,41 @@ impl Store {
 
     pub(crate) fn len(&self) -> usize {
         self.nodes.len()
+    }
+
+    pub(crate) fn generation(&self) -> u32 {
+        self.generation
+    }
+
+    /// Entries in the memo tables: the facts about nodes and pairs of nodes that can be
+    /// recomputed. Not counted: the nodes (handles point at them) and the per-node marks
+    /// (canonical form, which canonical nodes are nimbers or multiples of up), which other
+    /// facts rely on and which hold at most one entry per node.
+    pub(crate) fn memo_entries(&self) -> usize {
+        self.le_memo.len()
+            + self.add_memo.len()
+            + self.formal_memo.len()
+            + self.neg_memo.len()
+            + self.stops.len()
+            + self.birthday.len()
+            + self.thermo.len()
+            + self.cool_memo.len()
+            + self.heat_memo.len()
+            + self.dicotic.len()
+    }
+
+    /// Empties the memo tables (see [`memo_entries`](Store::memo_entries)).
+    pub(crate) fn clear_memos(&mut self) {
+        self.le_memo.clear();
+        self.add_memo.clear();
+        self.formal_memo.clear();
+        self.neg_memo.clear();
+        self.stops.clear();
+        self.birthday.clear();
+        self.thermo.clear();
+        self.cool_memo.clear();
+        self.heat_memo.clear();
+        self.dicotic.clear();
     }
 
     fn intern(&mut self, node: Node) -> Id {
