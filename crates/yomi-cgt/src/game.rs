@@ -234,12 +234,24 @@ impl Cgt {
 
     /// Left options of this form (of the canonical form for numbers).
     pub fn left_options(self) -> Vec<Cgt> {
-        self.read(|s, id| s.options(id).0.iter().map(|&i| Cgt::in_store(s, i)).collect())
+        self.read(|s, id| {
+            s.options(id)
+                .0
+                .iter()
+                .map(|&i| Cgt::in_store(s, i))
+                .collect()
+        })
     }
 
     /// Right options of this form (of the canonical form for numbers).
     pub fn right_options(self) -> Vec<Cgt> {
-        self.read(|s, id| s.options(id).1.iter().map(|&i| Cgt::in_store(s, i)).collect())
+        self.read(|s, id| {
+            s.options(id)
+                .1
+                .iter()
+                .map(|&i| Cgt::in_store(s, i))
+                .collect()
+        })
     }
 
     /// The canonical form: no dominated and no reversible options.

@@ -16,7 +16,13 @@ fn analyse_many(from: i64, count: i64) {
             .unwrap();
         let c = g.canonical();
         let t = c.temperature();
-        let _ = (c.left_stop(), c.right_stop(), c.mean(), c.cool(t), c.heat(t));
+        let _ = (
+            c.left_stop(),
+            c.right_stop(),
+            c.mean(),
+            c.cool(t),
+            c.heat(t),
+        );
     }
 }
 
@@ -36,7 +42,10 @@ fn memos_stay_bounded_forms_are_freed_and_stale_handles_are_refused() {
     set_memo_limit(200);
     analyse_many(1, 300);
     let memos = Cgt::memo_entries();
-    assert!(memos <= 400, "memo tables hold {memos} entries with a limit of 200");
+    assert!(
+        memos <= 400,
+        "memo tables hold {memos} entries with a limit of 200"
+    );
     // Emptied memos change no answer.
     assert_eq!(facts(SUM), reference);
     let g: Cgt = SUM.parse().unwrap();
@@ -45,7 +54,10 @@ fn memos_stay_bounded_forms_are_freed_and_stale_handles_are_refused() {
     set_memo_limit(usize::MAX);
     analyse_many(1000, 300);
     let unbounded = Cgt::memo_entries();
-    assert!(unbounded > 2_000, "only {unbounded} memo entries without a limit");
+    assert!(
+        unbounded > 2_000,
+        "only {unbounded} memo entries without a limit"
+    );
     set_memo_limit(DEFAULT_MEMO_LIMIT);
 
     // Clearing frees the forms: the store is back to its first node (0).
