@@ -16,6 +16,12 @@
 //! real client forfeit. A seat not taken within [`Server::seat_timeout`] ends
 //! [`Server::play_one`] with an error that names the seat. Lines are at most 256 bytes,
 //! reads are bounded by the clocks (or the seat deadline) and writes by a timeout.
+//!
+//! Pacing: two messages to the same client are at least [`Server::message_gap`] apart
+//! (100 ms by default). The reference server (geister_server.java) waits 100 ms after
+//! each event it handles, and public clients rely on it: Geister-cpp-lib's client keeps
+//! only the first line of each read, so an `OK` and a `MOV?` that arrive together lose
+//! the `MOV?` and the client waits for ever.
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream, ToSocketAddrs};
@@ -34,6 +40,9 @@ const MAX_LINE: usize = 256;
 pub struct Conn {
     stream: TcpStream,
     buf: Vec<u8>,
+    /// The least time between two lines sent (see the module documentation, *Pacing*).
+    gap: Duration,
+    last_sent: Option<Instant>,
 }
 
 impl Conn {
@@ -43,18 +52,33 @@ impl Conn {
         Conn {
             stream,
             buf: Vec::new(),
+            gap: Duration::ZERO,
+            last_sent: None,
         }
     }
 
-    /// Sends `line` and `\r\n`.
+    /// Makes [`send`](Conn::send) keep at least `gap` between two lines.
+    pub fn set_gap(&mut self, gap: Duration) {
+        self.gap = gap;
+    }
+
+    /// Sends `line` and `\r\n`, after waiting until the [gap](Conn::set_gap) since the
+    /// last line has passed.
     ///
     /// # Errors
     /// The socket's.
     pub fn send(&mut self, line: &str) -> Result<(), ProtocolError> {
+        if let Some(t) = self.last_sent {
+            let wait = self.gap.saturating_sub(t.elapsed());
+            if !wait.is_zero() {
+                std::thread::sleep(wait);
+            }
+        }
         let mut bytes = Vec::with_capacity(line.len() + 2);
         bytes.extend_from_slice(line.as_bytes());
         bytes.extend_from_slice(b"\r\n");
         self.stream.write_all(&bytes)?;
+        self.last_sent = Some(Instant::now());
         Ok(())
     }
 
@@ -627,6 +651,9 @@ pub struct GameReport {
 /// The default [`Server::seat_timeout`].
 pub const DEFAULT_SEAT_TIMEOUT: Duration = Duration::from_secs(600);
 
+/// The default [`Server::message_gap`]: the reference server's wait after each event.
+pub const DEFAULT_MESSAGE_GAP: Duration = Duration::from_millis(100);
+
 /// How long the server waits to write one line before the client counts as gone.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -644,6 +671,9 @@ pub struct Server {
     /// How long [`Server::play_one`] waits for each seat to be taken (a client that
     /// connects and answers `SET?`) before it gives up with an error.
     pub seat_timeout: Duration,
+    /// The least time between two messages to the same client (see the module
+    /// documentation, *Pacing*); it does not count on the client's clock.
+    pub message_gap: Duration,
 }
 
 /// A client that answered `SET?` with a well-formed `SET:` line and so took a seat.
@@ -673,6 +703,7 @@ impl Server {
             game,
             clock,
             seat_timeout: DEFAULT_SEAT_TIMEOUT,
+            message_gap: DEFAULT_MESSAGE_GAP,
         })
     }
 
@@ -732,6 +763,9 @@ impl Server {
         let s1 = r1.map_err(|e| named(1, e))?;
         let mut answers = [Some((s0.line, s0.used)), Some((s1.line, s1.used))];
         let mut conns = [s0.conn, s1.conn];
+        for c in &mut conns {
+            c.set_gap(self.message_gap);
+        }
         Ok(referee_from(
             &mut conns,
             &self.game,

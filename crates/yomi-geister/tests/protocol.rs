@@ -100,7 +100,10 @@ fn yomi_client(port: u16, spec: &'static str, seed: u64) -> thread::JoinHandle<C
 
 #[test]
 fn two_yomi_clients_play_a_full_game_through_the_server() {
-    let (srv, ports) = server(Clock::default());
+    let (mut srv, ports) = server(Clock::default());
+    // yomi's clients read lines, not reads: no pacing needed (a whole game would take
+    // seconds with it).
+    srv.message_gap = Duration::ZERO;
     let a = yomi_client(ports[0], "estimate:iters=30", 1);
     let b = yomi_client(ports[1], "mcts:iters=30,dets=2", 2);
     let mut lines = Vec::new();
@@ -246,6 +249,58 @@ fn running_out_of_time_loses() {
     assert_eq!(report.ending, Ending::Timeout { loser: Player(1) });
     assert!(matches!(good.join().unwrap(), ClientResult::Won(_)));
     slow.join().unwrap();
+}
+
+/// A client that reads as Geister-cpp-lib's does: one read per message, the first line of
+/// what that read returned kept and the rest dropped. It answers `SET?` and records what
+/// it understood until its first `MOV?`, then hangs up. It pauses 20 ms before each read
+/// (a client busy for a moment), so lines sent close together arrive in one read.
+fn one_read_per_message_client(port: u16) -> thread::JoinHandle<Vec<String>> {
+    thread::spawn(move || {
+        let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
+        let mut understood = Vec::new();
+        loop {
+            thread::sleep(Duration::from_millis(20));
+            let mut buf = [0u8; 512];
+            let n = match std::io::Read::read(&mut stream, &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => n,
+            };
+            let text = String::from_utf8_lossy(&buf[..n]).into_owned();
+            let first = text.split("\r\n").next().unwrap_or_default().to_string();
+            understood.push(first.clone());
+            if first == "SET?" {
+                stream.write_all(b"SET:BCFG\r\n").unwrap();
+            } else if first.starts_with("MOV?") || first.contains(':') {
+                break;
+            }
+        }
+        understood
+    })
+}
+
+#[test]
+fn a_client_that_keeps_one_line_per_read_still_gets_its_first_move_query() {
+    // Geister-cpp-lib's client lost the first MOV? when the server sent it right after
+    // the OK of its set-up (the two arrived in one read), then timed out.
+    let clock = Clock {
+        main: Duration::from_secs(2),
+        per_move: Duration::from_secs(1),
+    };
+    let (srv, ports) = server(clock);
+    let peer = one_read_per_message_client(ports[0]);
+    let other = yomi_client(ports[1], "random", 7);
+    let report = play_one_within(srv, Duration::from_secs(30)).unwrap();
+    let understood = peer.join().unwrap();
+    assert_eq!(understood.len(), 3, "{understood:?}");
+    assert_eq!(&understood[..2], ["SET?", "OK "]);
+    assert!(understood[2].starts_with("MOV?"), "{understood:?}");
+    // It then hung up: a disconnect, not a timeout.
+    assert_eq!(report.ending, Ending::Disconnected { loser: Player(0) });
+    assert!(matches!(other.join().unwrap(), ClientResult::Won(_)));
 }
 
 /// Runs `play_one` in a thread, so that a server that waits for ever fails the test

@@ -119,6 +119,12 @@ pub struct ServerArgs {
     /// and answered SET?), in seconds; then the server stops with an error.
     #[arg(long, value_name = "SECONDS", default_value_t = 600.0)]
     pub seat_timeout: f64,
+    /// The least time between two messages to the same client, in seconds (not counted on
+    /// its clock). The reference server waits 0.1 s after each event, and public clients
+    /// (Geister-cpp-lib's) lose a message that arrives together with the one before it;
+    /// 0 is fine between yomi clients.
+    #[arg(long, value_name = "SECONDS", default_value_t = 0.1)]
+    pub message_gap: f64,
     /// Show every message on stderr.
     #[arg(long)]
     pub verbose: bool,
@@ -242,6 +248,11 @@ fn server(a: ServerArgs) -> anyhow::Result<()> {
     let mut srv = Server::bind(&a.host, a.port, game, clock)
         .with_context(|| format!("cannot listen on {}:{} and the next port", a.host, a.port))?;
     srv.seat_timeout = seat_timeout;
+    srv.message_gap = seconds("--message-gap", a.message_gap)?;
+    if srv.message_gap > Duration::from_secs(10) {
+        // Every message waits this long: more would stall games, not pace them.
+        return Err(usage("--message-gap must be at most 10 seconds"));
+    }
     let [p0, p1] = srv.ports()?;
     eprintln!(
         "listening: first player on {}:{p0}, second on {}:{p1}",
