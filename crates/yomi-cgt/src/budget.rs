@@ -44,13 +44,19 @@ struct Stop;
 
 /// Counts one step of work; stops the computation when its limit is spent.
 pub(crate) fn charge() {
+    charge_steps(1);
+}
+
+/// Counts `steps` steps of work at once (work whose size is known before it starts, such
+/// as the options of a large nimber); stops the computation when fewer are left.
+pub(crate) fn charge_steps(steps: u64) {
     WORK_LEFT.with(|w| {
         if let Some(n) = w.get() {
-            if n == 0 {
+            if n < steps {
                 // `resume_unwind` does not run the panic hook: nothing is printed.
                 resume_unwind(Box::new(Stop));
             }
-            w.set(Some(n - 1));
+            w.set(Some(n - steps));
         }
     });
 }

@@ -18,7 +18,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::budget::charge;
+use crate::budget::{charge, charge_steps};
 use crate::thermograph::{Thermograph, Trajectory};
 use crate::Dyadic;
 
@@ -363,6 +363,8 @@ impl Store {
     pub(crate) fn nimber(&mut self, n: u32) -> Id {
         for k in 0..=n {
             if !self.nimbers.contains_key(&k) {
+                // `*k` has k options a side: `*n` from nothing is about n²/2 steps.
+                charge_steps(u64::from(k).max(1));
                 let opts: Vec<Id> = (0..k).map(|i| self.nimbers[&i]).collect();
                 let id = self.form(opts.clone(), opts);
                 self.mark_canonical(id);

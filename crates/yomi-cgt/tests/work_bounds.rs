@@ -5,7 +5,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use yomi_cgt::{Cgt, Dyadic};
+use yomi_cgt::{with_work_limit, Cgt, Dyadic};
 
 fn within<T: Send + 'static>(limit: Duration, f: impl FnOnce() -> T + Send + 'static) -> T {
     let (tx, rx) = mpsc::channel();
@@ -95,4 +95,17 @@ fn a_sum_too_large_to_analyse_stops_at_the_work_limit_with_an_error() {
     assert_eq!(g.temperature(), Dyadic::new(3, 1));
     let ok = yomi_cgt::with_work_limit(1_000_000, || g.cool(Dyadic::ONE).to_string());
     assert_eq!(ok.unwrap(), "{1|0}");
+}
+
+/// Found by fuzzing (`fuzz/run.sh cgt`, each input on an empty store): `*1905` ran past
+/// the harness's 10 s under a 20,000-step limit, since building a nimber's options
+/// (about n²/2 of them for `*n`) was not counted as work.
+#[test]
+fn a_large_nimber_costs_work_in_proportion_to_its_options() {
+    let small = with_work_limit(20_000, || "*1905".parse::<Cgt>());
+    assert!(small.is_err(), "*1905 built within 20,000 steps");
+    let g = with_work_limit(20_000_000, || "*1905".parse::<Cgt>())
+        .expect("*1905 fits the command line's default limit")
+        .unwrap();
+    assert_eq!(g.to_string(), "*1905");
 }
