@@ -16,11 +16,21 @@ use yomi_core::spec::{ParamDoc, SpecError};
 use crate::estimate::EstimateAgent;
 use crate::rules::Geister;
 
-const ESTIMATE_PARAMS: &[ParamDoc] = &[ParamDoc {
-    key: "inner",
-    default: "mcts",
-    help: "the agent that searches the estimated position; all other keys are its parameters",
-}];
+const ESTIMATE_PARAMS: &[ParamDoc] = &[
+    ParamDoc {
+        key: "inner",
+        default: "mcts",
+        help: "the agent that searches the estimated position; all other keys but guard are its parameters",
+    },
+    ParamDoc {
+        key: "guard",
+        default: "0",
+        help: "colour the opponent's ghosts that could escape within this many of their moves blue, nearest first, whatever the estimate says (0: the paper's estimate)",
+    },
+];
+
+/// The largest `guard` (a ghost is never further than 11 moves from escaping on 6×6).
+const MAX_GUARD: u32 = 64;
 
 /// Agents for [`Geister`]: core's and `estimate`.
 pub fn registry() -> AgentRegistry<Geister> {
@@ -39,6 +49,10 @@ pub fn add_estimate(r: &mut AgentRegistry<Geister>) {
         Arc::new(|reg, game, p| {
             let name = p.spec().to_string();
             let inner_name = p.raw("inner").unwrap_or("mcts").to_string();
+            let guard: u32 = p.get("guard", 0, "a number of moves, 0 to 64")?;
+            if guard > MAX_GUARD {
+                return Err(p.bad("guard", &guard.to_string(), "a number of moves, 0 to 64"));
+            }
             if inner_name == "estimate" {
                 return Err(p.bad("inner", &inner_name, "an agent other than estimate"));
             }
@@ -47,7 +61,7 @@ pub fn add_estimate(r: &mut AgentRegistry<Geister>) {
                 .params
                 .iter()
                 .map(|(k, _)| k.clone())
-                .filter(|k| k != "inner")
+                .filter(|k| k != "inner" && k != "guard")
                 .collect();
             let mut rest = Vec::new();
             for k in keys {
@@ -71,7 +85,7 @@ pub fn add_estimate(r: &mut AgentRegistry<Geister>) {
                 })?;
             Ok(builder(move |game: &Geister, seed| {
                 let inner = inner.build(&game.perfect_view(), yomi_core::rng::derive_seed(seed, 1));
-                Box::new(EstimateAgent::new(inner, name.clone(), seed))
+                Box::new(EstimateAgent::new(inner, name.clone(), seed).with_guard(guard))
             }))
         }),
     );

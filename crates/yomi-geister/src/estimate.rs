@@ -50,10 +50,33 @@ pub mod update {
     pub const STAYED_IN_CONTACT: f32 = -1.2;
 }
 
+/// How many of a ghost's own moves in a row must have brought it nearer to an exit for
+/// the guard to count it as running for the exit (see
+/// [`BluenessEstimator::estimate_guarded`]): a ghost that a random mover pushes one step
+/// closer is not a threat yet; one that comes on move after move is.
+pub const GUARD_STREAK: u8 = 2;
+
+/// The moves `owner`'s ghost on `sq` needs to escape: the steps to its nearest exit
+/// corner, plus the escape itself.
+fn escape_moves(game: &Geister, owner: Player, sq: u8) -> usize {
+    let (x, y) = game.coords(sq);
+    game.exits(owner)
+        .iter()
+        .map(|&e| {
+            let (ex, ey) = game.coords(e);
+            x.abs_diff(ex) + y.abs_diff(ey) + 1
+        })
+        .min()
+        .unwrap_or(usize::MAX)
+}
+
 /// Blueness scores of both players' ghosts, by square.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BluenessEstimator {
     scores: [[f32; 36]; 2],
+    /// Per ghost (by square): how many of its own last moves in a row brought it nearer to
+    /// one of its exits (the guard's sign of a ghost running for the exit).
+    approach: [[u8; 36]; 2],
     /// Where the ghosts stood after the last move seen (both players' occupancy and the
     /// ply counter); a `before` that differs means a new game (or a missed move) and
     /// restarts the scores. Colours are not compared: only what both players see counts.
@@ -71,6 +94,7 @@ impl BluenessEstimator {
     pub fn new() -> Self {
         BluenessEstimator {
             scores: [[0.0; 36]; 2],
+            approach: [[0; 36]; 2],
             last: None,
         }
     }
@@ -129,11 +153,20 @@ impl BluenessEstimator {
         }
         let mut score = self.scores[m][from as usize];
         self.scores[m][from as usize] = 0.0;
+        let streak = self.approach[m][from as usize];
+        self.approach[m][from as usize] = 0;
         let Some(to) = game.neighbour(from, dir) else {
             return; // an escape: the game is over
         };
         // A capture removes the captured ghost's score.
         self.scores[them.index()][to as usize] = 0.0;
+        self.approach[them.index()][to as usize] = 0;
+        self.approach[m][to as usize] =
+            if escape_moves(game, mover, to) < escape_moves(game, mover, from) {
+                streak.saturating_add(1)
+            } else {
+                0
+            };
         let c0 = contact(from, their_before);
         let c1 = contact(to, their_after);
         let forward = dir == Geister::forward(mover);
@@ -174,21 +207,49 @@ impl BluenessEstimator {
         observer: Player,
         rng: &mut Rng,
     ) -> GeisterState {
+        self.estimate_guarded(game, state, observer, 0, rng)
+    }
+
+    /// [`estimate`](Self::estimate), but the opponent's ghosts that could escape within
+    /// `guard` of their own moves (the steps to an exit corner, plus the escape) and whose
+    /// last [`GUARD_STREAK`] moves each brought them nearer to an exit are coloured blue
+    /// first, nearest first, whatever their scores: a blue taken for red next
+    /// to an exit loses the game at once, a red taken for blue at most a capture. 0 turns
+    /// the guard off. Once the opponent has a single red left on the board the guard is
+    /// off too: capturing it loses at once, so a wrong guess costs as much either way.
+    pub fn estimate_guarded(
+        &self,
+        game: &Geister,
+        state: &GeisterState,
+        observer: Player,
+        guard: u32,
+        rng: &mut Rng,
+    ) -> GeisterState {
         let q = observer.opponent();
         if !state.has_set_up(q) || game.is_terminal(state) {
             return *state;
         }
         let on = state.blue(q) | state.red(q);
         let blues = state.blue(q).count_ones() as usize;
-        let mut ghosts = [(0f32, 0u64, 0u8); 8];
+        let reds = on.count_ones() as usize - blues;
+        let guard = if reds <= 1 { 0 } else { guard };
+        // (threat rank, score, tie-break, square): threats within the guard first.
+        let mut ghosts = [(usize::MAX, 0f32, 0u64, 0u8); 8];
         let mut n = 0;
         for sq in bits(on) {
-            ghosts[n] = (self.score(q, sq), rng.next_u64(), sq);
+            let d = escape_moves(game, q, sq);
+            let running = self.approach[q.index()][sq as usize] >= GUARD_STREAK;
+            let rank = if d <= guard as usize && running {
+                d
+            } else {
+                usize::MAX
+            };
+            ghosts[n] = (rank, self.score(q, sq), rng.next_u64(), sq);
             n += 1;
         }
         let ghosts = &mut ghosts[..n];
-        ghosts.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        let blue = ghosts[..blues].iter().fold(0u64, |m, g| m | 1 << g.2);
+        ghosts.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)).then(a.2.cmp(&b.2)));
+        let blue = ghosts[..blues].iter().fold(0u64, |m, g| m | 1 << g.3);
         let mut s = *state;
         s.blue[q.index()] = blue;
         s.red[q.index()] = on & !blue;
@@ -206,6 +267,8 @@ impl BluenessEstimator {
 pub struct EstimateAgent {
     inner: Box<dyn Agent<Geister>>,
     estimator: BluenessEstimator,
+    /// See [`BluenessEstimator::estimate_guarded`].
+    guard: u32,
     rng: Rng,
     name: String,
 }
@@ -216,9 +279,17 @@ impl EstimateAgent {
         EstimateAgent {
             inner,
             estimator: BluenessEstimator::new(),
+            guard: 0,
             rng: Rng::seed_from_u64(seed),
             name,
         }
+    }
+
+    /// Colours the opponent's ghosts within `guard` moves of escaping blue (see
+    /// [`BluenessEstimator::estimate_guarded`]; 0, the default, is the paper's estimate).
+    pub fn with_guard(mut self, guard: u32) -> Self {
+        self.guard = guard;
+        self
     }
 
     /// The estimator (for inspection).
@@ -238,7 +309,9 @@ impl Agent<Geister> for EstimateAgent {
         state: &GeisterState,
         player: Player,
     ) -> Result<GeisterMove, AgentError> {
-        let estimated = self.estimator.estimate(game, state, player, &mut self.rng);
+        let estimated =
+            self.estimator
+                .estimate_guarded(game, state, player, self.guard, &mut self.rng);
         let perfect = game.perfect_view();
         self.inner.select_move(&perfect, &estimated, player)
     }

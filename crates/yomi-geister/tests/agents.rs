@@ -210,3 +210,58 @@ fn mcts_beats_random_on_the_mini_board() {
         "mcts scored {points}/{games}"
     );
 }
+
+/// The guard (issue 18: the estimate lost to Geister-cpp-lib's rush player, whose blue
+/// ghost walks straight for an exit, scored as a red bluff on the way): a ghost that came
+/// nearer to an exit on each of its last two moves and could escape within `guard` moves
+/// is coloured blue whatever its score; one step nearer is not enough, and with a single
+/// red left the guard stands down.
+#[test]
+fn the_guard_colours_a_ghost_running_for_an_exit_blue() {
+    let g = Geister::standard();
+    let p1 = Player(1);
+    let start = "....rr/.b..../....../..R.../....../...B.. 1 21 -";
+    let mut rng = Rng::seed_from_u64(3);
+    // One step nearer: (1,2), 5 moves from escaping by (0,5). Not running yet.
+    let (e, s) = run(&g, start, &["11S"]);
+    let rusher = sq(&g, 1, 2);
+    assert_eq!(
+        e.estimate_guarded(&g, &s, Player(0), 5, &mut rng).blue(p1) & 1 << rusher,
+        0
+    );
+    // Two steps nearer, the second into contact (scored -1.5 as a bluff): (1,3), 4 moves
+    // from escaping.
+    let (e, s) = run(&g, start, &["11S", "35N", "12S"]);
+    let rusher = sq(&g, 1, 3);
+    assert_eq!(e.score(p1, rusher), update::FORWARD_CONTACT);
+    let plain = e.estimate(&g, &s, Player(0), &mut rng);
+    assert_eq!(
+        plain.blue(p1) & 1 << rusher,
+        0,
+        "the paper's estimate: a red"
+    );
+    let guarded = e.estimate_guarded(&g, &s, Player(0), 5, &mut rng);
+    assert_eq!(guarded.blue(p1), 1 << rusher);
+    // Out of the guard's reach (4 moves > 3): the estimate as before.
+    let far = e.estimate_guarded(&g, &s, Player(0), 3, &mut rng);
+    assert_eq!(far.blue(p1) & 1 << rusher, 0);
+    // A single red left: the guard stands down.
+    let (e, s) = run(
+        &g,
+        "....r./.b..../....../..R.../....../...B.. 1 21 -",
+        &["11S", "35N", "12S"],
+    );
+    let one_red = e.estimate_guarded(&g, &s, Player(0), 5, &mut rng);
+    assert_eq!(one_red.blue(p1) & 1 << sq(&g, 1, 3), 0);
+}
+
+#[test]
+fn the_guard_is_an_estimate_parameter_with_bounds() {
+    let g = Geister::standard();
+    let r = registry();
+    assert!(r.build(&g, "estimate:guard=5,iters=10", 1).is_ok());
+    for bad in ["estimate:guard=65", "estimate:guard=-1", "estimate:guard=x"] {
+        let err = r.build(&g, bad, 1).err().expect(bad).to_string();
+        assert!(err.contains("guard"), "{bad}: {err}");
+    }
+}
