@@ -27,6 +27,10 @@
 //! colour counts.
 //!
 //! Both players' ghosts are scored, so one estimator serves an agent in either seat.
+//!
+//! Beyond the paper: [`BluenessEstimator::estimate_guarded`] colours ghosts that run for an
+//! exit blue whatever their score (a rush player's blue ghost advances into contact, which
+//! the table scores as a red bluff); `estimate:guard=N` turns it on.
 
 use yomi_core::{Agent, AgentError, Game, Played, Player, Rng};
 
@@ -213,10 +217,10 @@ impl BluenessEstimator {
     /// [`estimate`](Self::estimate), but the opponent's ghosts that could escape within
     /// `guard` of their own moves (the steps to an exit corner, plus the escape) and whose
     /// last [`GUARD_STREAK`] moves each brought them nearer to an exit are coloured blue
-    /// first, nearest first, whatever their scores: a blue taken for red next
-    /// to an exit loses the game at once, a red taken for blue at most a capture. 0 turns
-    /// the guard off. Once the opponent has a single red left on the board the guard is
-    /// off too: capturing it loses at once, so a wrong guess costs as much either way.
+    /// first, nearest first, whatever their scores: a blue taken for red next to an exit
+    /// loses the game at once, a red taken for blue at most a capture. 0 turns the guard
+    /// off. Once the opponent has a single red left on the board the guard is off too:
+    /// capturing it loses at once, so a wrong guess costs as much either way.
     pub fn estimate_guarded(
         &self,
         game: &Geister,
