@@ -3,8 +3,9 @@
 //! `human`) plus `estimate`, the blueness estimator feeding a search of the estimated
 //! perfect-information position ([`EstimateAgent`]).
 //!
-//! `estimate` takes `inner=<agent name>` (default `mcts`); every other parameter goes to
-//! the inner agent: `estimate:iters=2000` searches with `mcts:iters=2000`, and
+//! `estimate` takes `inner=<agent name>` (default `mcts`) and `guard=<moves>` (default 0:
+//! see `BluenessEstimator::estimate_guarded`); every other parameter goes to the inner
+//! agent: `estimate:iters=2000` searches with `mcts:iters=2000`, and
 //! `estimate:inner=flatmc,n=50` with `flatmc:n=50`. The inner agent is built from the
 //! same registry, so an agent another crate registers (a network search) can be named too.
 
