@@ -25,6 +25,12 @@
 //!   few hundred iterations); or a random legal move when nothing was published, the
 //!   search failed, or an earlier search still holds the agent (a late search hands the
 //!   agent back when it ends, at once since it was stopped).
+//! - Pondering ([`PlayerConfig::ponder`]): when this role's move is forced (the other
+//!   role's turn in a turn-taking game), the `noop` goes back at once and the agent
+//!   searches the other role's position on the opponent's time, until the next message
+//!   stops it; the moves played meanwhile are told to the agent when it comes back, so
+//!   that the tree it grew is kept for the next move (an MCTS agent keeps the subtree
+//!   under the moves played).
 //! - [`PlayerServer`] serves it over HTTP (see [`crate::server`] for the limits and
 //!   timeouts).
 
@@ -63,9 +69,13 @@ pub struct PlayerConfig {
     /// The name reported to `(info)`.
     pub name: String,
     /// The agent spec (`mcts`, `mcts:playout=mast`, `random`, ...). For `mcts` the player
-    /// sets `time` to the play clock minus the margin (a smaller `time` given here is kept)
-    /// and, unless `iters` is given, lifts the iteration limit.
+    /// sets `time` to the play clock minus the margin (a smaller `time` given here is kept),
+    /// unless `iters` is given lifts the iteration limit, and unless `solver` is given
+    /// proves subtrees (`solver=true`: decided positions are not played out again and a
+    /// proven win is played; it changes nothing in simultaneous-move positions).
     pub agent: String,
+    /// Search on the opponent's time: after a forced move (see the [module docs](self)).
+    pub ponder: bool,
     /// Safety margin in seconds kept free on both clocks (at most half the clock is used
     /// as margin, so tiny clocks still leave time to think).
     pub margin: f64,
@@ -100,6 +110,7 @@ impl Default for PlayerConfig {
         PlayerConfig {
             name: "yomi".into(),
             agent: "mcts".into(),
+            ponder: true,
             margin: 0.5,
             seed: yomi_core::rng::DEFAULT_SEED,
             max_request_bytes: 8 << 20,
@@ -160,6 +171,9 @@ struct Compiled {
     state: GdlState,
     /// `None` while a search has it.
     agent: Option<BoxAgent>,
+    /// The joint moves played while a search had the agent (the state before each), told
+    /// to the agent when it is back ([`tell_agent`]), so that it keeps its tree.
+    unseen: Vec<(GdlState, Vec<GdlMove>)>,
     /// The stop signal of the latest search (raised once its move was sent or given up,
     /// and when the match ends: a search still running is of no use then).
     search_stop: StopSignal,
@@ -247,6 +261,8 @@ pub struct PlayerStats {
     /// prover), or error replies sent before the deadline because no move was found in
     /// time.
     pub compiling: u64,
+    /// Searches started on the opponent's time after a forced move (pondering).
+    pub pondered: u64,
     /// Matches started.
     pub matches: u64,
 }
@@ -519,10 +535,24 @@ impl GgpPlayer {
                     }
                     if legal.len() == 1 {
                         self.count(|s| s.forced += 1);
-                        return Reply::ok(r.action_text(legal[0]).to_string());
+                        let reply = Reply::ok(r.action_text(legal[0]).to_string());
+                        if self.config.ponder {
+                            match take_agent(m) {
+                                // The answer is not awaited: the next message stops the
+                                // search and takes the agent, with its tree, back.
+                                Some(agent) => {
+                                    drop(spawn_search(&slot, m, agent));
+                                    self.count(|s| s.pondered += 1);
+                                }
+                                // An earlier search (pondering an older position) still has
+                                // it: of no use any more.
+                                None => m.search_stop.stop(),
+                            }
+                        }
+                        return reply;
                     }
                     let fallback = legal[m.rng.below(legal.len())];
-                    let search = match m.agent.take() {
+                    let search = match take_agent(m) {
                         Some(agent) => Some(spawn_search(&slot, m, agent)),
                         None => {
                             // An earlier search still has the agent: it was stopped when
@@ -718,6 +748,7 @@ fn compile(
         game,
         role: role_index,
         agent: Some(agent),
+        unseen: Vec::new(),
         search_stop: StopSignal::new(),
         rng: Rng::seed_from_u64(seed ^ 0x5eed),
     };
@@ -882,7 +913,7 @@ async fn wait_for_agent(
             if m.state != *state {
                 return None;
             }
-            if let Some(agent) = m.agent.take() {
+            if let Some(agent) = take_agent(m) {
                 return Some(spawn_search(slot, m, agent));
             }
         }
@@ -929,8 +960,10 @@ fn build_agent(
             .map_or(think, |t| t.min(think));
         parsed.params.retain(|(k, _)| k != "time");
         parsed.params.push(("time".into(), format!("{time:.3}")));
-        if !parsed.params.iter().any(|(k, _)| k == "iters") {
-            parsed.params.push(("iters".into(), "1000000000000".into()));
+        for (key, default) in [("iters", "1000000000000"), ("solver", "true")] {
+            if !parsed.params.iter().any(|(k, _)| k == key) {
+                parsed.params.push((key.into(), default.into()));
+            }
         }
     }
     crate::registry().build(game, &parsed.to_string(), seed)
@@ -956,16 +989,110 @@ fn advance(m: &mut Compiled, moves: &[String]) -> Result<(), String> {
         joint.push(a);
     }
     let before = m.state.clone();
-    let turn = m.game.turn(&before);
     m.game.reasoner().step(&mut m.state, &joint);
-    if let Some(agent) = &mut m.agent {
-        let as_moves: Vec<GdlMove> = joint.iter().map(|&a| GdlMove(a)).collect();
-        match turn {
+    m.unseen
+        .push((before, joint.iter().map(|&a| GdlMove(a)).collect()));
+    tell_agent(m);
+    Ok(())
+}
+
+/// Tells the agent, when the match holds it, the joint moves played since it last heard
+/// ([`Compiled::unseen`]), oldest first.
+fn tell_agent(m: &mut Compiled) {
+    let Some(agent) = &mut m.agent else {
+        return;
+    };
+    for (before, joint) in m.unseen.drain(..) {
+        match m.game.turn(&before) {
             Turn::Player(p) => {
-                agent.observe(&m.game, &before, Played::Single(p, as_moves[p.index()]))
+                agent.observe(&m.game, &before, Played::Single(p, joint[p.index()]));
             }
-            _ => agent.observe(&m.game, &before, Played::Joint(&as_moves)),
+            _ => agent.observe(&m.game, &before, Played::Joint(&joint)),
         }
     }
-    Ok(())
+}
+
+/// Takes the agent out of the match for a search, once it has heard every move played.
+fn take_agent(m: &mut Compiled) -> Option<BoxAgent> {
+    tell_agent(m);
+    m.agent.take()
+}
+
+#[cfg(test)]
+mod ponder_tests {
+    use super::*;
+    use yomi_core::search::Budget;
+
+    /// A compiled connect four match in which this player is the second role.
+    fn second_role_match() -> Compiled {
+        let game = crate::games::shipped("connect4").unwrap();
+        let agent = build_agent(&game, "mcts:iters=3000", 10.0, 1).unwrap();
+        Compiled {
+            state: game.initial_state(),
+            game,
+            role: 1,
+            agent: Some(agent),
+            unseen: Vec::new(),
+            search_stop: StopSignal::new(),
+            rng: Rng::seed_from_u64(1),
+        }
+    }
+
+    /// The host's joint move: the first legal move of the role to play, `noop` (its only
+    /// move) for the other.
+    fn joint_move(m: &Compiled) -> Vec<String> {
+        let r = m.game.reasoner();
+        (0..2)
+            .map(|role| {
+                let mut legal = Vec::new();
+                r.legal_into(&m.state, role, &mut legal);
+                r.action_text(legal[0]).to_string()
+            })
+            .collect()
+    }
+
+    /// Root visits of the agent's tree at the match state, after one more iteration.
+    fn root_visits(m: &mut Compiled) -> u64 {
+        let agent = take_agent(m).unwrap();
+        let mut agent = agent;
+        let a = agent
+            .analyse_within(&m.game, &m.state, Player(1), Budget::iterations(1))
+            .unwrap();
+        m.agent = Some(agent);
+        a.moves.iter().map(|mv| mv.visits).sum()
+    }
+
+    /// Pondering pays only if the moves played while the agent was out searching reach it
+    /// when it is back: then the subtree grown meanwhile is the next search's start.
+    #[test]
+    fn moves_played_while_the_agent_pondered_reach_it_and_its_tree_is_kept() {
+        for told in [true, false] {
+            let mut m = second_role_match();
+            // The first player's turn: this role's move is forced, the agent ponders.
+            let mut agent = take_agent(&mut m).unwrap();
+            let stop = StopSignal::new();
+            let _ = agent.select_move_until(&m.game, &m.state, Player(1), &stop);
+            // Meanwhile the first player's move arrives.
+            let joint = joint_move(&m);
+            advance(&mut m, &joint).unwrap();
+            assert_eq!(
+                m.unseen.len(),
+                1,
+                "the agent was out: the move waits for it"
+            );
+            if !told {
+                m.unseen.clear(); // what the player did before pondering
+            }
+            m.agent = Some(agent);
+            let visits = root_visits(&mut m);
+            assert!(m.unseen.is_empty());
+            if told {
+                // Most of the 3,000 iterations went under the first player's likeliest
+                // replies; the first move's share is far above one iteration.
+                assert!(visits > 50, "{visits} root visits: the tree was not kept");
+            } else {
+                assert!(visits <= 1, "{visits}: an untold agent starts afresh");
+            }
+        }
+    }
 }

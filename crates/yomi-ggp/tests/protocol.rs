@@ -116,6 +116,9 @@ fn full_match_between_two_yomi_players_over_http() {
         let s = stats.stats();
         assert_eq!(s.matches, 2);
         assert!(s.searched + s.stopped_early > 2 * s.fallbacks, "{s:?}");
+        // Tic-tac-toe is turn-taking: every other move is forced, and each one started a
+        // search on the opponent's time (a match ends by one's own move at the latest).
+        assert!(s.pondered >= 4 && s.pondered <= s.forced, "{s:?}");
     }
     stop_a();
     stop_b();

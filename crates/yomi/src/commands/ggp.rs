@@ -59,12 +59,17 @@ pub struct PlayerArgs {
     #[arg(long, default_value = "127.0.0.1")]
     pub bind: String,
     /// The agent (see `yomi agents ggp:tictactoe`); for mcts the time per move is set from
-    /// the play clock.
+    /// the play clock, and subtrees are proven (solver=true) unless the spec says otherwise.
     #[arg(long, default_value = "mcts")]
     pub agent: String,
     /// Seconds kept free on both clocks (at most half of a clock).
     #[arg(long, default_value_t = 0.5)]
     pub margin: f64,
+    /// Do not search on the opponent's time. By default, when this role's move is forced
+    /// (the other role's turn), the player answers at once and goes on searching until the
+    /// next message, keeping that tree for its next move.
+    #[arg(long)]
+    pub no_ponder: bool,
     /// The name answered to (info).
     #[arg(long, default_value = "yomi")]
     pub name: String,
@@ -151,6 +156,7 @@ fn player(a: &PlayerArgs) -> anyhow::Result<()> {
         name: a.name.clone(),
         agent: a.agent.clone(),
         margin: seconds("--margin", a.margin)?,
+        ponder: !a.no_ponder,
         seed: a.seed,
         ..Default::default()
     };
