@@ -330,11 +330,33 @@ pub(crate) const TURN_TERMINAL: u8 = 255;
 pub(crate) const TURN_SIMULTANEOUS: u8 = 254;
 
 /// One game state: every proposition's bit, base propositions first.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct GdlState {
     pub(crate) bits: Box<[u64]>,
     pub(crate) base_words: u32,
     pub(crate) turn: u8,
+}
+
+impl Clone for GdlState {
+    fn clone(&self) -> Self {
+        GdlState {
+            bits: self.bits.clone(),
+            base_words: self.base_words,
+            turn: self.turn,
+        }
+    }
+
+    /// Copies into the storage already there when it has the size (the states of one game
+    /// do): playout policies that try moves on a scratch state do not allocate.
+    fn clone_from(&mut self, source: &Self) {
+        if self.bits.len() == source.bits.len() {
+            self.bits.copy_from_slice(&source.bits);
+        } else {
+            self.bits = source.bits.clone();
+        }
+        self.base_words = source.base_words;
+        self.turn = source.turn;
+    }
 }
 
 impl PartialEq for GdlState {

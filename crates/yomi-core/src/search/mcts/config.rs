@@ -19,9 +19,9 @@ use std::time::Duration;
 
 use super::adaptive::{AdaptiveConfig, MoveChoice};
 use super::{
-    AnyExpander, AnyPolicy, AnySelection, ChildEvaluation, Cutoff, CutoffUnit, EpsilonGreedy,
-    EvalScorer, FinalMove, MctsParams, MoveScorer, Puct, RootNoise, Softmax, Ucb1, UcbEval,
-    Widening,
+    AnyExpander, AnyPolicy, AnySelection, ChildEvaluation, Cutoff, CutoffUnit, Decisive,
+    EpsilonGreedy, EvalScorer, FinalMove, MctsParams, MoveScorer, Puct, RootNoise, Softmax, Ucb1,
+    UcbEval, Widening,
 };
 use crate::game::Game;
 use crate::search::{Budget, Evaluator};
@@ -91,6 +91,8 @@ named_choice! {
     PlayoutRule {
         /// Uniformly random moves.
         Uniform = "uniform",
+        /// A move that wins at once when there is one, else uniform.
+        Decisive = "decisive",
         /// Epsilon-greedy on the evaluation.
         EGreedy = "egreedy",
         /// Softmax on the evaluation.
@@ -301,7 +303,7 @@ const FIELDS: &[Field] = &[
     },
     Field {
         key: "playout",
-        help: "uniform | egreedy | softmax | greedy (moves scored by eval) | mast | nst | lgr (adaptive, learned during the search)",
+        help: "uniform | decisive (a move that wins at once when there is one, else uniform) | egreedy | softmax | greedy (moves scored by eval) | mast | nst | lgr (adaptive, learned during the search)",
         default: |c| c.playout.to_string(),
     },
     Field {
@@ -710,6 +712,7 @@ impl MctsConfig {
                 temperature: self.temperature(),
                 scorer,
             }),
+            PlayoutRule::Decisive => AnyPolicy::Decisive(Decisive::default()),
             _ => AnyPolicy::Uniform,
         };
         let child_evaluation = |best_first| {

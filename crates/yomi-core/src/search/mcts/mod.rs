@@ -78,7 +78,7 @@ pub use agent::MctsAgent;
 pub use expand::{AnyExpander, ChildEvaluation, EdgeSlot, Expander, NoExpander, ShuffledOrder};
 pub use params::{FinalMove, MctsParams, RootNoise, Widening};
 pub use playout::{
-    AnyPolicy, Cutoff, CutoffUnit, EpsilonGreedy, EvalScorer, LeafEvaluator, MoveScorer,
+    AnyPolicy, Cutoff, CutoffUnit, Decisive, EpsilonGreedy, EvalScorer, LeafEvaluator, MoveScorer,
     PlayoutPolicy, Rollout, Softmax, Uniform,
 };
 pub use rave::{Rave, RaveSchedule};
