@@ -301,7 +301,9 @@ impl<G: Game, S: MoveScorer<G> + Clone> PlayoutPolicy<G> for Softmax<S> {
 /// [`GameFacts::reward_bounds`](crate::game::GameFacts::reward_bounds)) when it has one,
 /// otherwise a uniformly random move; simultaneous turns are uniform. Random playouts
 /// walk past such wins (a Breakthrough runner one step from the last row), which makes
-/// their results noise in race games; each turn here costs one `apply` per legal move.
+/// their results noise in race games; each turn here costs one `apply` per legal move,
+/// which at equal time can cost more than it brings (GGP figures in yomi-ggp's README:
+/// better on nine-board tic-tac-toe, worse on connect four and connect five).
 ///
 /// The legal moves are tried from a random one on, so that when several win the choice is
 /// not the game's first. The tries are made on a scratch state kept by the policy (each
