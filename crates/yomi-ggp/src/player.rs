@@ -1053,8 +1053,7 @@ mod ponder_tests {
 
     /// Root visits of the agent's tree at the match state, after one more iteration.
     fn root_visits(m: &mut Compiled) -> u64 {
-        let agent = take_agent(m).unwrap();
-        let mut agent = agent;
+        let mut agent = take_agent(m).unwrap();
         let a = agent
             .analyse_within(&m.game, &m.state, Player(1), Budget::iterations(1))
             .unwrap();
