@@ -102,3 +102,22 @@ fn incremental_evaluation_matches_plain_evaluation_on_every_external_rule_sheet(
         check(&name, &text, 3, 7, 0.05);
     }
 }
+
+/// Turn-taking sheets whose legal rules all read `(true (control ?role))`: the network
+/// compiles those propositions without it (one guard per role to move: its moves and the
+/// other role's `noop`, 9 + 1 twice in tic-tac-toe, 7 + 1 in connect four), and a step that
+/// flips the turn rewrites their legal-move bits from the guard; the states, moves and
+/// derived values stay those of plain evaluation (`check`).
+#[test]
+fn legal_moves_guarded_by_the_turn_are_compiled_without_the_guard_and_stay_exact() {
+    for (text, name, guarded) in [
+        (yomi_ggp::games::TICTACTOE, "tictactoe", 20),
+        (yomi_ggp::games::CONNECT_FOUR, "connect4", 16),
+    ] {
+        let desc = Description::from_kif(text).unwrap();
+        let mut r = Reasoner::new(&desc).unwrap();
+        assert!(r.set_incremental(true), "{name}");
+        assert_eq!(r.stats.guarded_legal, guarded, "{name}");
+        assert!(check(name, text, 40, 11, 5.0) > 200, "{name}");
+    }
+}

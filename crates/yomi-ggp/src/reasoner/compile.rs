@@ -10,8 +10,8 @@
 use std::collections::HashMap;
 
 use super::{
-    get, put, Conj, Incremental, Program, Programs, Reasoner, ReasonerStats, CYCLE, MAX_SWITCHES,
-    NONE, OP_GUARD, OP_PRESET, OP_SLOT, PRESET, SAMPLE_STEPS, TURN_TERMINAL,
+    get, put, Conj, Incremental, Program, Programs, Reasoner, ReasonerStats, CYCLE, GUARDED,
+    MAX_SWITCHES, NONE, OP_GUARD, OP_PRESET, OP_SLOT, PRESET, SAMPLE_STEPS, TURN_TERMINAL,
 };
 use crate::ast::{kw, Term};
 use crate::error::GdlError;
@@ -23,6 +23,9 @@ const TIMING_STEPS: usize = 2_000;
 const TIMING_BUDGET: std::time::Duration = std::time::Duration::from_millis(10);
 /// How much faster the clock must find one evaluator to overrule the work estimate.
 const TIMING_MARGIN: f64 = 1.25;
+/// The fewest legal propositions that share a guard for the incremental network to
+/// compile them guarded (see `Incremental`).
+const MIN_GUARD_GROUP: usize = 4;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Val {
@@ -475,6 +478,7 @@ impl Reasoner {
             fanout_per_step: 0,
             phase_conjunctions: 0,
             incremental: false,
+            guarded_legal: 0,
             switches: 0,
             programs: false,
             ground_time,
@@ -622,17 +626,25 @@ impl Reasoner {
             .map(|&p| p & !PRESET)
             .collect();
         inc.state_heads = self.phase_state.len();
+        let guard = self.legal_guards();
         let mut readers: Vec<Vec<u32>> = vec![Vec::new(); nprops];
         for (h, &p) in order.iter().enumerate() {
             inc.head_of[p as usize] = h as u32;
             let (a, b) = self.rules[p as usize];
             let c0 = inc.conj.len() as u32;
+            let g = guard[p as usize];
             for c in &self.cj[a as usize..b as usize] {
                 let id = inc.conj.len() as u32;
                 let s = inc.lits.len() as u32;
-                inc.lits.push(c.first);
-                inc.lits
-                    .extend_from_slice(&self.lits[c.rest.0 as usize..c.rest.1 as usize]);
+                inc.lits.extend(
+                    std::iter::once(c.first)
+                        .chain(
+                            self.lits[c.rest.0 as usize..c.rest.1 as usize]
+                                .iter()
+                                .copied(),
+                        )
+                        .filter(|&l| l != g),
+                );
                 for &l in &inc.lits[s as usize..] {
                     // Reader entries: conjunction << 1 | negated.
                     let r = &mut readers[(l >> 1) as usize];
@@ -645,13 +657,45 @@ impl Reasoner {
             inc.heads.push((p, c0, inc.conj.len() as u32));
         }
         inc.head_slot = vec![NONE; inc.heads.len()];
+        inc.head_guard = vec![NONE; inc.heads.len()];
+        // Guard groups: (literal, slot) of every guarded head, sorted by literal.
+        let mut guarded: Vec<(u32, u32)> = Vec::new();
         for (r, l) in self.legal.iter().enumerate() {
             for (k, &(p, _)) in l.iter().enumerate() {
                 let h = inc.head_of[p as usize];
                 if h != NONE {
-                    inc.head_slot[h as usize] = (self.legal_word[r] * 64 + k) as u32;
+                    let slot = (self.legal_word[r] * 64 + k) as u32;
+                    let g = guard[p as usize];
+                    if g == NONE {
+                        inc.head_slot[h as usize] = slot;
+                    } else {
+                        inc.head_slot[h as usize] = slot | GUARDED;
+                        inc.head_guard[h as usize] = g;
+                        guarded.push((g, slot));
+                    }
                 }
             }
+        }
+        guarded.sort_unstable();
+        self.stats.guarded_legal = guarded.len();
+        inc.guard_of = vec![(0, 0); nprops];
+        let mut i = 0;
+        while i < guarded.len() {
+            let g = guarded[i].0;
+            let n = guarded[i..].iter().take_while(|&&(m, _)| m == g).count();
+            let mut masks: std::collections::BTreeMap<u32, u64> = Default::default();
+            for &(_, slot) in &guarded[i..i + n] {
+                *masks.entry(slot / 64).or_default() |= 1 << (slot % 64);
+            }
+            let ms = inc.guard_masks.len() as u32;
+            inc.guard_masks.extend(masks);
+            let q = (g >> 1) as usize;
+            if inc.guard_of[q].0 == inc.guard_of[q].1 {
+                inc.guard_of[q] = (inc.guard_groups.len() as u32, inc.guard_groups.len() as u32);
+            }
+            inc.guard_groups.push((g, ms, inc.guard_masks.len() as u32));
+            inc.guard_of[q].1 += 1;
+            i += n;
         }
         inc.fan = Vec::with_capacity(nprops);
         for r in readers {
@@ -665,10 +709,95 @@ impl Reasoner {
         inc.dirty_conj = inc.dirty_heads + nh;
         inc.forced = inc.dirty_conj + nc;
         self.words = inc.forced + nh;
+        if !inc.guard_groups.is_empty() {
+            // The mirror of the legal-move words (they are contiguous, role after role).
+            let lo = self.legal_word.first().copied().unwrap_or(self.words);
+            let n: usize = self.legal.iter().map(|l| l.len().div_ceil(64)).sum();
+            inc.inner_delta = ((self.words - lo) * 64) as u32;
+            self.words += n;
+        }
         let mut t = self.template.to_vec();
         t.resize(self.words, 0);
         self.template = t.into_boxed_slice();
         self.inc = inc;
+    }
+
+    /// The guard of each legal proposition the incremental network may compile without it
+    /// (see `Incremental`, *Guarded legal moves*), or NONE: a literal that every
+    /// conjunction of the proposition has, where no rule reads the proposition; of the
+    /// candidates, the one the most legal propositions share. Guards shared by fewer than
+    /// [`MIN_GUARD_GROUP`] propositions are not worth a group.
+    fn legal_guards(&self) -> Vec<u32> {
+        let nprops = self.rules.len();
+        let mut guard = vec![NONE; nprops];
+        let mut read = vec![false; nprops];
+        for c in &self.cj {
+            read[(c.first >> 1) as usize] = true;
+        }
+        for &l in self.lits.iter().chain(&self.does_lits) {
+            read[(l >> 1) as usize] = true;
+        }
+        let in_state: std::collections::HashSet<u32> =
+            self.phase_state.iter().map(|&p| p & !PRESET).collect();
+        // Per eligible legal proposition: the literals all its conjunctions share.
+        let mut shared: Vec<(u32, Vec<u32>)> = Vec::new();
+        for &(p, _) in self.legal.iter().flatten() {
+            if read[p as usize] || !in_state.contains(&p) {
+                continue;
+            }
+            let (a, b) = self.rules[p as usize];
+            let body = |c: &Conj| {
+                let mut v: Vec<u32> = std::iter::once(c.first)
+                    .chain(
+                        self.lits[c.rest.0 as usize..c.rest.1 as usize]
+                            .iter()
+                            .copied(),
+                    )
+                    .collect();
+                v.sort_unstable();
+                v
+            };
+            let mut common: Option<Vec<u32>> = None;
+            for c in &self.cj[a as usize..b as usize] {
+                let lits = body(c);
+                common = Some(match common {
+                    None => lits,
+                    Some(v) => v
+                        .into_iter()
+                        .filter(|l| lits.binary_search(l).is_ok())
+                        .collect(),
+                });
+            }
+            if let Some(v) = common.filter(|v| !v.is_empty()) {
+                shared.push((p, v));
+            }
+        }
+        let mut count: HashMap<u32, usize> = HashMap::new();
+        for (_, v) in &shared {
+            for &l in v {
+                *count.entry(l).or_default() += 1;
+            }
+        }
+        let mut chosen: Vec<(u32, u32)> = shared
+            .iter()
+            .map(|(p, v)| {
+                let best = v
+                    .iter()
+                    .copied()
+                    .max_by_key(|&l| (count[&l], std::cmp::Reverse(l)))
+                    .unwrap_or(NONE);
+                (*p, best)
+            })
+            .collect();
+        let mut size: HashMap<u32, usize> = HashMap::new();
+        for &(_, g) in &chosen {
+            *size.entry(g).or_default() += 1;
+        }
+        chosen.retain(|&(_, g)| size[&g] >= MIN_GUARD_GROUP);
+        for (p, g) in chosen {
+            guard[p as usize] = g;
+        }
+        guard
     }
 
     /// Compiles plain evaluation per value of the switch propositions (`Programs`), unless

@@ -189,6 +189,19 @@ pub struct Reasoner {
 /// played moves and *forces* their heads true for the move phase, then marks them for
 /// re-decision at the next step.
 ///
+/// **Guarded legal moves.** In turn-taking games every legal rule of a role reads the
+/// same literal (`(true (control white))`), and a step flips it: hundreds of legal
+/// conjunctions would be re-decided per step for a change that says only whose turn it
+/// is. A legal proposition that no rule reads, and whose conjunctions all share one
+/// literal (its *guard*; the one shared by the most such propositions), is compiled
+/// without it: the network keeps the rest (the *inner* value: "this square is empty"),
+/// which changes only when the board does, in the proposition's bit and in a mirror of
+/// the legal-move bits; the legal-move bit is inner AND guard. When a guard changes, the
+/// legal-move bits of its group are rewritten from the mirror by word masks, whatever the
+/// group's size (the same idea as Sancho's separate networks per role to move, at the
+/// price of a few words). Read legal moves from the legal-move bits, never from a
+/// guarded proposition's bit.
+///
 /// Off (`on == false`) when the state or move phase has a recursive component: those
 /// games evaluate both phases in full at every state.
 #[derive(Clone, Debug, Default)]
@@ -204,8 +217,21 @@ struct Incremental {
     state_heads: usize,
     /// Per proposition: its position in `heads`, or NONE.
     head_of: Vec<u32>,
-    /// Per head: the bit mirroring it among the legal-move bits, or NONE.
+    /// Per head: the bit mirroring it among the legal-move bits, or NONE; with
+    /// [`GUARDED`] set for a guarded head (its bit in the mirror is the slot +
+    /// `inner_delta`, the legal-move bit is that AND its guard).
     head_slot: Vec<u32>,
+    /// Per head: its guard literal, or NONE (see *Guarded legal moves*).
+    head_guard: Vec<u32>,
+    /// Per proposition: the guard groups whose literal reads it, as a range of
+    /// `guard_groups`.
+    guard_of: Vec<(u32, u32)>,
+    /// Per guard group: its literal and the legal-move words it rules, as a range of
+    /// `guard_masks` ((word, mask) pairs).
+    guard_groups: Vec<(u32, u32, u32)>,
+    guard_masks: Vec<(u32, u64)>,
+    /// Bits from a legal-move bit to its mirror (the inner value of a guarded head).
+    inner_delta: u32,
     /// Per conjunction: the position of its head in `heads`, its literals as a range of
     /// `lits` (least likely to hold first).
     conj: Vec<(u32, u32, u32)>,
@@ -260,6 +286,9 @@ struct Program {
     move_ops: Vec<u32>,
 }
 
+/// Flags a guarded head's legal-move slot in `Incremental::head_slot`.
+const GUARDED: u32 = 1 << 31;
+
 const OP_SLOT: u32 = 1;
 const OP_PRESET: u32 = 2;
 const OP_GUARD: u32 = 4;
@@ -295,6 +324,9 @@ pub struct ReasonerStats {
     pub phase_conjunctions: usize,
     /// Whether steps use incremental evaluation.
     pub incremental: bool,
+    /// Legal propositions the incremental network compiles without their guard (the
+    /// literal all their rules share, `(true (control ?role))` in most turn-taking games).
+    pub guarded_legal: usize,
     /// Base propositions plain evaluation is specialised on (`control` in most
     /// turn-taking games): one program per combination of their values.
     pub switches: usize,

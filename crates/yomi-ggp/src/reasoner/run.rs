@@ -8,8 +8,8 @@
 //! number of threads may run one reasoner at once.
 
 use super::{
-    get, holds, put, GdlState, Program, Reasoner, CYCLE, NONE, OP_GUARD, OP_PRESET, OP_SLOT,
-    PRESET, TURN_SIMULTANEOUS, TURN_TERMINAL,
+    get, holds, put, GdlState, Program, Reasoner, CYCLE, GUARDED, NONE, OP_GUARD, OP_PRESET,
+    OP_SLOT, PRESET, TURN_SIMULTANEOUS, TURN_TERMINAL,
 };
 
 /// Writes the constant words of a program.
@@ -109,6 +109,48 @@ impl Reasoner {
         }
     }
 
+    /// Writes head `h`'s new value `v` to its legal-move bit `slot` (not NONE); a guarded
+    /// head's to the mirror, and the legal-move bit as that AND the guard.
+    #[inline(always)]
+    fn write_slot(&self, bits: &mut [u64], h: usize, slot: u32, v: bool) {
+        if slot & GUARDED == 0 {
+            put(bits, slot, v);
+        } else {
+            let slot = slot & !GUARDED;
+            put(bits, slot + self.inc.inner_delta, v);
+            put(bits, slot, v && holds(bits, self.inc.head_guard[h]));
+        }
+    }
+
+    /// Proposition `p`, now `v`, is the guard of the groups `guard_of[p]`: rewrites their
+    /// legal-move bits from the mirror (guard holds) or clears them.
+    #[inline]
+    fn flip_guards(&self, bits: &mut [u64], p: u32, v: bool) {
+        let inc = &self.inc;
+        let (g0, g1) = inc.guard_of[p as usize];
+        for &(lit, m0, m1) in &inc.guard_groups[g0 as usize..g1 as usize] {
+            let on = v ^ (lit & 1 == 1);
+            let delta = (inc.inner_delta / 64) as usize;
+            for &(w, m) in &inc.guard_masks[m0 as usize..m1 as usize] {
+                let w = w as usize;
+                let inner = if on { bits[w + delta] & m } else { 0 };
+                bits[w] = (bits[w] & !m) | inner;
+            }
+        }
+    }
+
+    /// Pushes a changed proposition to its readers and, when it guards legal moves, to
+    /// their bits.
+    #[inline(always)]
+    fn changed(&self, bits: &mut [u64], p: u32, v: bool) {
+        self.mark_readers(bits, p, v);
+        if let Some(&(g0, g1)) = self.inc.guard_of.get(p as usize) {
+            if g0 != g1 {
+                self.flip_guards(bits, p, v);
+            }
+        }
+    }
+
     /// Re-decides the marked heads among `heads[..limit]` in topological order, clearing
     /// their marks (and those of their conjunctions).
     fn propagate(&self, bits: &mut [u64], limit: usize) {
@@ -145,9 +187,9 @@ impl Reasoner {
                     put(bits, p, v);
                     let slot = inc.head_slot[h];
                     if slot != NONE {
-                        put(bits, slot, v);
+                        self.write_slot(bits, h, slot, v);
                     }
-                    self.mark_readers(bits, p, v);
+                    self.changed(bits, p, v);
                 }
                 continue;
             }
@@ -169,9 +211,9 @@ impl Reasoner {
                 put(bits, p, v);
                 let slot = inc.head_slot[h];
                 if slot != NONE {
-                    put(bits, slot, v);
+                    self.write_slot(bits, h, slot, v);
                 }
-                self.mark_readers(bits, p, v);
+                self.changed(bits, p, v);
             }
         }
     }
@@ -253,7 +295,7 @@ impl Reasoner {
             while diff != 0 {
                 let b = (w * 64) as u32 + diff.trailing_zeros();
                 diff &= diff - 1;
-                self.mark_readers(bits, b, get(bits, bw as u32 * 64 + b));
+                self.changed(bits, b, get(bits, bw as u32 * 64 + b));
             }
         }
         bits.copy_within(bw..2 * bw, 0);
@@ -272,7 +314,7 @@ impl Reasoner {
         }
         let mut cur = s.bits.clone();
         let mut legal = s.bits.clone();
-        self.fill_legal(&mut legal);
+        self.fill_legal_slots(&mut legal);
         if legal != s.bits {
             return false;
         }
@@ -286,7 +328,8 @@ impl Reasoner {
         }
         if self.inc.on {
             let inc = &self.inc;
-            if cur[inc.forced..].iter().any(|&w| w != 0)
+            let nh = inc.dirty_conj - inc.dirty_heads;
+            if cur[inc.forced..inc.forced + nh].iter().any(|&w| w != 0)
                 || cur[inc.dirty_heads..inc.dirty_conj]
                     .iter()
                     .enumerate()
@@ -295,17 +338,27 @@ impl Reasoner {
                 return false;
             }
             self.propagate(&mut cur, inc.heads.len());
-            if cur[inc.dirty_heads..].iter().any(|&w| w != 0) {
+            if cur[inc.dirty_heads..inc.forced + nh]
+                .iter()
+                .any(|&w| w != 0)
+            {
                 return false;
             }
             // `does` inputs are all false: the indexed conjunctions are all false.
             self.run(&self.phase_move, &mut fresh);
             props.extend(&self.phase_move);
         }
+        // A guarded head's bit is its inner value: its legal-move bit holds its value.
+        let at = |p: u32| match self.inc.head_of.get(p as usize) {
+            Some(&h) if self.inc.on && h != NONE && self.inc.head_guard[h as usize] != NONE => {
+                self.inc.head_slot[h as usize] & !GUARDED
+            }
+            _ => p,
+        };
         let props_ok = props
             .iter()
             .filter(|&&p| p != CYCLE)
-            .all(|&p| get(&fresh, p & !PRESET) == get(&cur, p & !PRESET));
+            .all(|&p| get(&fresh, p & !PRESET) == get(&cur, at(p & !PRESET)));
         if !props_ok || !self.inc.on {
             return props_ok;
         }
@@ -477,6 +530,28 @@ impl Reasoner {
         }
     }
 
+    /// The legal-move bits of every role from the propositions (with the incremental
+    /// evaluator's guarded heads, their mirror from the inner values and the legal-move
+    /// bits from the mirror and the guards).
+    fn fill_legal_slots(&self, bits: &mut [u64]) {
+        self.fill_legal(bits);
+        let inc = &self.inc;
+        if !inc.on || inc.guard_groups.is_empty() {
+            return;
+        }
+        let delta = (inc.inner_delta / 64) as usize;
+        for &(lit, m0, m1) in &inc.guard_groups {
+            let on = holds(bits, lit);
+            for &(w, m) in &inc.guard_masks[m0 as usize..m1 as usize] {
+                let w = w as usize;
+                bits[w + delta] = (bits[w + delta] & !m) | (bits[w] & m);
+                if !on {
+                    bits[w] &= !m;
+                }
+            }
+        }
+    }
+
     /// The legal actions of `role` in `s`, by action id.
     #[inline]
     pub fn legal_into(&self, s: &GdlState, role: usize, out: &mut Vec<u32>) {
@@ -533,9 +608,15 @@ impl Reasoner {
         if self.lazy.is_some() {
             return role < self.roles.len() && self.lazy_legal(s, role).contains(&u64::from(a));
         }
-        self.legal
+        // From the legal-move bits (a guarded proposition's own bit is its inner value).
+        let Some(k) = self
+            .legal
             .get(role)
-            .is_some_and(|l| l.iter().any(|&(p, b)| b == a && get(&s.bits, p)))
+            .and_then(|l| l.iter().position(|&(_, b)| b == a))
+        else {
+            return false;
+        };
+        (self.legal_bits(s, role)[k / 64] >> (k % 64)) & 1 == 1
     }
 
     /// The role to move when only one role has a choice, or `None` at simultaneous and
@@ -634,7 +715,7 @@ impl Reasoner {
     pub(super) fn settle(&self, s: &mut GdlState) {
         if self.inc.on {
             self.settle_full_incremental(&mut s.bits);
-            self.fill_legal(&mut s.bits);
+            self.fill_legal_slots(&mut s.bits);
         } else if self.progs.built {
             let prog = self.program(&s.bits);
             put_consts(&mut s.bits, &prog.state_const);
