@@ -1215,7 +1215,15 @@ impl Reasoner {
                 continue;
             }
             // The frame conjunctions last: plain evaluation applies them as word masks.
-            list.sort_by_key(|(head, rest)| frame_of(*head, rest).is_some());
+            // Within each part, conjunctions that test the same literal first (the least
+            // likely to hold) are adjacent: one failed test skips the group (pacman's
+            // pellets: one group per square pacman may stand on).
+            list.sort_by_key(|(head, rest)| {
+                (
+                    frame_of(*head, rest).is_some(),
+                    rest.first().copied().unwrap_or(NONE),
+                )
+            });
             let start = self.does_conj.len() as u32;
             let mut mask = vec![0u64; bw];
             let mut plain_end = None;
@@ -1227,9 +1235,25 @@ impl Reasoner {
                 let s = self.does_lits.len() as u32;
                 self.does_lits.extend(rest);
                 self.does_conj
-                    .push((head, (s, self.does_lits.len() as u32)));
+                    .push((head, (s, self.does_lits.len() as u32), 0));
             }
             let end = self.does_conj.len() as u32;
+            // Each entry's group end: the entries after it (within its part) that test
+            // the same first literal.
+            let mid = plain_end.unwrap_or(end);
+            for part in [start..mid, mid..end] {
+                let mut group_end = part.end;
+                for i in part.clone().rev() {
+                    let first = |i: u32| {
+                        let (_, (ls, le), _) = self.does_conj[i as usize];
+                        (ls < le).then(|| self.does_lits[ls as usize])
+                    };
+                    if i + 1 < part.end && (first(i).is_none() || first(i) != first(i + 1)) {
+                        group_end = i + 1;
+                    }
+                    self.does_conj[i as usize].2 = group_end;
+                }
+            }
             if plain_end.is_some() {
                 self.does_frame[d] = self.frame_masks.len() as u32;
                 self.frame_masks.extend(mask);

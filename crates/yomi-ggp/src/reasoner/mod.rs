@@ -151,8 +151,10 @@ pub struct Reasoner {
     /// the conjunctions one by one.
     does_frame: Vec<u32>,
     frame_masks: Vec<u64>,
-    /// The indexed conjunctions: head, and the other literals as a range of `does_lits`.
-    does_conj: Vec<(u32, (u32, u32))>,
+    /// The indexed conjunctions: head, the other literals as a range of `does_lits`, and
+    /// the end of its group: the entries from it on that test the same literal first
+    /// (skipped at once when it fails).
+    does_conj: Vec<(u32, (u32, u32), u32)>,
     does_lits: Vec<u32>,
     /// The heads of indexed conjunctions (cleared before each move).
     does_heads: Vec<u32>,

@@ -259,16 +259,11 @@ impl Reasoner {
             let Some(&(cs, _, ce)) = self.does_index.get(d as usize) else {
                 continue;
             };
-            for &(head, (ls, le)) in &self.does_conj[cs as usize..ce as usize] {
-                if self.does_lits[ls as usize..le as usize]
-                    .iter()
-                    .all(|&l| holds(bits, l))
-                {
-                    let h = inc.head_of[head as usize] as usize;
-                    bits[inc.forced + h / 64] |= 1 << (h % 64);
-                    bits[inc.dirty_heads + h / 64] |= 1 << (h % 64);
-                }
-            }
+            self.fire_does(bits, cs, ce, |bits, head| {
+                let h = inc.head_of[head as usize] as usize;
+                bits[inc.forced + h / 64] |= 1 << (h % 64);
+                bits[inc.dirty_heads + h / 64] |= 1 << (h % 64);
+            });
         }
         self.propagate(bits, inc.heads.len());
         // Forced heads and `does` inputs go back to their values without the move; their
@@ -369,6 +364,27 @@ impl Reasoner {
         (0..self.inc.conj.len() as u32).all(|c| get(&all, cb + c) == get(&cur, cb + c))
     }
 
+    /// Calls `fire` with the head of every indexed conjunction in `does_conj[s..e]` that
+    /// holds in `bits`, skipping a group of conjunctions at once when the literal they
+    /// all test first fails.
+    #[inline(always)]
+    fn fire_does(&self, bits: &mut [u64], s: u32, e: u32, mut fire: impl FnMut(&mut [u64], u32)) {
+        let mut i = s as usize;
+        while i < e as usize {
+            let (head, (ls, le), group_end) = self.does_conj[i];
+            let lits = &self.does_lits[ls as usize..le as usize];
+            match lits.split_first() {
+                Some((&first, _)) if !holds(bits, first) => {
+                    i = group_end as usize;
+                    continue;
+                }
+                Some((_, rest)) if !rest.iter().all(|&l| holds(bits, l)) => {}
+                _ => fire(bits, head),
+            }
+            i += 1;
+        }
+    }
+
     /// The move phase for the joint move whose `does` inputs are set in `bits`: the
     /// indexed conjunctions of the played moves first, then the rest.
     pub(super) fn move_phase(&self, bits: &mut [u64], joint: &[u32]) {
@@ -384,14 +400,7 @@ impl Reasoner {
                 let Some(&(s, e, _)) = self.does_index.get(d as usize) else {
                     continue;
                 };
-                for &(head, (ls, le)) in &self.does_conj[s as usize..e as usize] {
-                    if self.does_lits[ls as usize..le as usize]
-                        .iter()
-                        .all(|&l| holds(bits, l))
-                    {
-                        put(bits, head, true);
-                    }
-                }
+                self.fire_does(bits, s, e, |bits, head| put(bits, head, true));
                 let f = self.does_frame[d as usize];
                 if f != NONE {
                     let masks = &self.frame_masks[f as usize..f as usize + bw];
@@ -415,14 +424,7 @@ impl Reasoner {
             let Some(&(s, _, e)) = self.does_index.get(d as usize) else {
                 continue;
             };
-            for &(head, (ls, le)) in &self.does_conj[s as usize..e as usize] {
-                if self.does_lits[ls as usize..le as usize]
-                    .iter()
-                    .all(|&l| holds(bits, l))
-                {
-                    put(bits, head, true);
-                }
-            }
+            self.fire_does(bits, s, e, |bits, head| put(bits, head, true));
         }
         self.run(&self.phase_move, bits);
     }
