@@ -23,6 +23,9 @@ const TIMING_STEPS: usize = 2_000;
 const TIMING_BUDGET: std::time::Duration = std::time::Duration::from_millis(10);
 /// How much faster the clock must find one evaluator to overrule the work estimate.
 const TIMING_MARGIN: f64 = 1.1;
+/// The most literals a conjunction of the incremental network may have: its count of
+/// false literals is one byte of the state.
+const MAX_COUNTED_LITERALS: usize = 255;
 /// Timed runs of each evaluator (see [`Reasoner::time_evaluators`]).
 const TIMING_RUNS: usize = 3;
 /// The fewest legal propositions that share a guard for the incremental network to
@@ -638,21 +641,24 @@ impl Reasoner {
             for c in &self.cj[a as usize..b as usize] {
                 let id = inc.conj.len() as u32;
                 let s = inc.lits.len() as u32;
-                inc.lits.extend(
-                    std::iter::once(c.first)
-                        .chain(
-                            self.lits[c.rest.0 as usize..c.rest.1 as usize]
-                                .iter()
-                                .copied(),
-                        )
-                        .filter(|&l| l != g),
-                );
+                for l in std::iter::once(c.first).chain(
+                    self.lits[c.rest.0 as usize..c.rest.1 as usize]
+                        .iter()
+                        .copied(),
+                ) {
+                    // Each distinct literal once: a conjunction's count is of its false
+                    // literals.
+                    if l != g && !inc.lits[s as usize..].contains(&l) {
+                        inc.lits.push(l);
+                    }
+                }
+                if inc.lits.len() - s as usize > MAX_COUNTED_LITERALS {
+                    // A count is one byte (no grounded sheet here comes near).
+                    return;
+                }
                 for &l in &inc.lits[s as usize..] {
                     // Reader entries: conjunction << 1 | negated.
-                    let r = &mut readers[(l >> 1) as usize];
-                    if r.last().map(|&f| f >> 1) != Some(id) {
-                        r.push(id << 1 | (l & 1));
-                    }
+                    readers[(l >> 1) as usize].push(id << 1 | (l & 1));
                 }
                 inc.conj.push((h as u32, s, inc.lits.len() as u32));
             }
@@ -708,8 +714,9 @@ impl Reasoner {
         let (nh, nc) = (inc.heads.len().div_ceil(64), inc.conj.len().div_ceil(64));
         inc.conj_bit = self.words * 64;
         inc.dirty_heads = self.words + nc;
-        inc.dirty_conj = inc.dirty_heads + nh;
-        inc.forced = inc.dirty_conj + nc;
+        inc.counts = inc.dirty_heads + nh;
+        inc.forced = inc.counts + inc.conj.len().div_ceil(8);
+        inc.head_words = nh;
         self.words = inc.forced + nh;
         if !inc.guard_groups.is_empty() {
             // The mirror of the legal-move words (they are contiguous, role after role).

@@ -244,10 +244,13 @@ struct Incremental {
     fan_list: Vec<u32>,
     /// The bit of conjunction 0's value in a state.
     conj_bit: usize,
-    /// The first words of the dirty heads, dirty conjunctions and forced heads.
+    /// The first words of the dirty heads, the conjunctions' counts of false literals (one
+    /// byte each, eight to a word) and the forced heads.
     dirty_heads: usize,
-    dirty_conj: usize,
+    counts: usize,
     forced: usize,
+    /// Words of one bit per head (the dirty and forced regions).
+    head_words: usize,
 }
 
 /// Plain evaluation of the state and move phases compiled per value of a few *switch*

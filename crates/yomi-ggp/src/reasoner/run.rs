@@ -85,27 +85,29 @@ impl Reasoner {
         &self.progs.progs[key]
     }
 
-    /// Pushes the new value `v` of proposition `p` to the conjunctions that read it: a
-    /// literal that became false clears its conjunction at once (marking the head when the
-    /// conjunction held); one that became true marks its conjunction for evaluation.
+    /// Pushes the new value `v` of proposition `p` to the conjunctions that read it: each
+    /// one's count of false literals goes down (the literal became true) or up; a count
+    /// that reaches or leaves zero flips the conjunction's bit and marks its head.
     #[inline(always)]
     fn mark_readers(&self, bits: &mut [u64], p: u32, v: bool) {
         let inc = &self.inc;
         let (s, e) = inc.fan[p as usize];
         for &f in &inc.fan_list[s as usize..e as usize] {
-            let c = f >> 1;
-            let h = inc.conj[c as usize].0;
-            if v ^ (f & 1 == 1) {
-                bits[inc.dirty_conj + (c >> 6) as usize] |= 1 << (c & 63);
+            let c = (f >> 1) as usize;
+            let (w, sh) = (inc.counts + c / 8, (c % 8) * 8);
+            let flipped = if v ^ (f & 1 == 1) {
+                bits[w] -= 1 << sh;
+                (bits[w] >> sh) & 0xFF == 0
             } else {
-                let cw = &mut bits[inc.conj_bit / 64 + (c >> 6) as usize];
-                let m = 1u64 << (c & 63);
-                if *cw & m == 0 {
-                    continue;
-                }
-                *cw &= !m;
+                let was_true = (bits[w] >> sh) & 0xFF == 0;
+                bits[w] += 1 << sh;
+                was_true
+            };
+            if flipped {
+                bits[inc.conj_bit / 64 + c / 64] ^= 1 << (c % 64);
+                let h = inc.conj[c].0;
+                bits[inc.dirty_heads + (h >> 6) as usize] |= 1 << (h & 63);
             }
-            bits[inc.dirty_heads + (h >> 6) as usize] |= 1 << (h & 63);
         }
     }
 
@@ -152,11 +154,12 @@ impl Reasoner {
     }
 
     /// Re-decides the marked heads among `heads[..limit]` in topological order, clearing
-    /// their marks (and those of their conjunctions).
+    /// their marks: a head is the OR of its conjunction bits (which `mark_readers` keeps
+    /// exact) and its forced bit.
     fn propagate(&self, bits: &mut [u64], limit: usize) {
         let inc = &self.inc;
         let cb = inc.conj_bit;
-        let (dh, dc, fh) = (inc.dirty_heads, inc.dirty_conj, inc.forced);
+        let (dh, fh) = (inc.dirty_heads, inc.forced);
         let mut w = 0;
         while w < limit.div_ceil(64) {
             let word = bits[dh + w] & word_mask(w, 0, limit);
@@ -169,44 +172,12 @@ impl Reasoner {
             let h = w * 64 + b;
             let (p, c0, c1) = inc.heads[h];
             let (c0, c1) = (c0 as usize, c1 as usize);
-            if c1 == c0 + 1 && (bits[fh + w] >> b) & 1 == 0 {
-                // One conjunction (most heads): the head is its value.
-                let (cw, m) = (dc + c0 / 64, 1u64 << (c0 % 64));
-                let v = if bits[cw] & m != 0 {
-                    bits[cw] &= !m;
-                    let (_, ls, le) = inc.conj[c0];
-                    let v = inc.lits[ls as usize..le as usize]
-                        .iter()
-                        .all(|&l| holds(bits, l));
-                    put(bits, (cb + c0) as u32, v);
-                    v
-                } else {
+            let v = (bits[fh + w] >> b) & 1 != 0
+                || if c1 == c0 + 1 {
                     get(bits, (cb + c0) as u32)
+                } else {
+                    any_in(bits, cb + c0, cb + c1)
                 };
-                if v != get(bits, p) {
-                    put(bits, p, v);
-                    let slot = inc.head_slot[h];
-                    if slot != NONE {
-                        self.write_slot(bits, h, slot, v);
-                    }
-                    self.changed(bits, p, v);
-                }
-                continue;
-            }
-            for cw in c0 / 64..c1.div_ceil(64) {
-                let mut m = bits[dc + cw] & word_mask(cw, c0, c1);
-                bits[dc + cw] ^= m;
-                while m != 0 {
-                    let c = cw * 64 + m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    let (_, ls, le) = inc.conj[c];
-                    let v = inc.lits[ls as usize..le as usize]
-                        .iter()
-                        .all(|&l| holds(bits, l));
-                    put(bits, (cb + c) as u32, v);
-                }
-            }
-            let v = (bits[fh + w] >> b) & 1 != 0 || any_in(bits, cb + c0, cb + c1);
             if v != get(bits, p) {
                 put(bits, p, v);
                 let slot = inc.head_slot[h];
@@ -218,8 +189,8 @@ impl Reasoner {
         }
     }
 
-    /// Both phases in full, conjunction bits included, with no `does` input set (fresh
-    /// states: no marks pending).
+    /// Both phases in full, conjunction bits and counts included, with no `does` input set
+    /// (fresh states: no marks pending).
     fn settle_full_incremental(&self, bits: &mut [u64]) {
         let inc = &self.inc;
         let cb = inc.conj_bit as u32;
@@ -227,11 +198,14 @@ impl Reasoner {
             let mut any = false;
             for c in c0..c1 {
                 let (_, ls, le) = inc.conj[c as usize];
-                let v = inc.lits[ls as usize..le as usize]
+                let false_lits = inc.lits[ls as usize..le as usize]
                     .iter()
-                    .all(|&l| holds(bits, l));
-                put(bits, cb + c, v);
-                any |= v;
+                    .filter(|&&l| !holds(bits, l))
+                    .count() as u64;
+                let (w, sh) = (inc.counts + c as usize / 8, (c as usize % 8) * 8);
+                bits[w] = (bits[w] & !(0xFF << sh)) | false_lits << sh;
+                put(bits, cb + c, false_lits == 0);
+                any |= false_lits == 0;
             }
             put(bits, p, any);
         }
@@ -268,7 +242,7 @@ impl Reasoner {
         self.propagate(bits, inc.heads.len());
         // Forced heads and `does` inputs go back to their values without the move; their
         // re-decision waits for the next step.
-        for w in inc.forced..inc.forced + (inc.dirty_conj - inc.dirty_heads) {
+        for w in inc.forced..inc.forced + inc.head_words {
             let f = bits[w];
             if f != 0 {
                 bits[w] = 0;
@@ -323,9 +297,9 @@ impl Reasoner {
         }
         if self.inc.on {
             let inc = &self.inc;
-            let nh = inc.dirty_conj - inc.dirty_heads;
+            let nh = inc.head_words;
             if cur[inc.forced..inc.forced + nh].iter().any(|&w| w != 0)
-                || cur[inc.dirty_heads..inc.dirty_conj]
+                || cur[inc.dirty_heads..inc.dirty_heads + nh]
                     .iter()
                     .enumerate()
                     .any(|(w, &x)| x & word_mask(w, 0, inc.state_heads) != 0)
@@ -333,7 +307,7 @@ impl Reasoner {
                 return false;
             }
             self.propagate(&mut cur, inc.heads.len());
-            if cur[inc.dirty_heads..inc.forced + nh]
+            if cur[inc.dirty_heads..inc.dirty_heads + nh]
                 .iter()
                 .any(|&w| w != 0)
             {
@@ -361,7 +335,9 @@ impl Reasoner {
         all[..self.base_words].copy_from_slice(&s.bits[..self.base_words]);
         self.settle_full_incremental(&mut all);
         let cb = self.inc.conj_bit as u32;
+        let counts = self.inc.counts..self.inc.counts + self.inc.conj.len().div_ceil(8);
         (0..self.inc.conj.len() as u32).all(|c| get(&all, cb + c) == get(&cur, cb + c))
+            && all[counts.clone()] == cur[counts]
     }
 
     /// Calls `fire` with the head of every indexed conjunction in `does_conj[s..e]` that
