@@ -14,12 +14,13 @@
 //!
 //! **Incremental evaluation** (the default; see `Incremental`). Consecutive states differ
 //! in a few base propositions, so `step` works as a propnet does: it pushes the `does`
-//! inputs of the moves played and then the base propositions that changed, and re-decides
-//! only the conjunctions that read something that changed and the propositions whose
-//! conjunctions changed, in topological order. Each state stores the value of every
-//! conjunction beside the propositions; a literal that turns false clears its conjunction
-//! without evaluating it. Fresh states (initial state, parsed states) are evaluated in
-//! full.
+//! inputs of the moves played and then the base propositions that changed. Each
+//! conjunction keeps a count of its false literals (a propnet's AND gate): a changed
+//! literal moves the counts of the conjunctions that read it, a count that reaches or
+//! leaves zero flips its conjunction and marks its head, and marked heads are re-decided
+//! in topological order (an OR of conjunction bits); no conjunction body is evaluated
+//! again. Legal moves guarded by the turn are compiled without the guard (see
+//! `Incremental`). Fresh states (initial state, parsed states) are evaluated in full.
 //!
 //! **Plain evaluation**: every proposition of a phase is evaluated in topological order
 //! with short-circuiting. Without recursive components the phases are compiled into
@@ -173,15 +174,22 @@ pub struct Reasoner {
 
 /// The state and move phases compiled for incremental (differential) evaluation, as a
 /// propnet does. Every state stores, beside each proposition, the value of each
-/// conjunction of both phases. A step pushes only what changed: the `does` inputs of the
-/// moves played, and then the base propositions that differ between the two states. The
-/// conjunctions that read a changed proposition are marked, and the heads of marked
-/// conjunctions are re-decided in topological order (a head is the OR of its conjunction
-/// bits, a range of words); a head whose value changed marks in turn the conjunctions that
-/// read it. A step costs what changed, not the size of the rules.
+/// conjunction of both phases and its count of false literals (one byte: a conjunction
+/// has at most 255 of them, `compile::MAX_COUNTED_LITERALS`, or the network is not built).
+/// A step pushes only what changed: the `does` inputs of the moves played, and then the
+/// base propositions that differ between the two states. Each reader of a changed
+/// proposition has its count moved by one; a count that reaches or leaves zero flips the
+/// conjunction and marks its head, and marked heads are re-decided in topological order
+/// (a head is the OR of its conjunction bits, a range of words); a head whose value
+/// changed moves in turn the counts of its readers. A step costs what changed, not the
+/// size of the rules, and no conjunction body is evaluated twice. (Before counting, a
+/// literal that turned true had its conjunction's whole body evaluated again: zhadu 2.0×,
+/// escort latch and mummy maze 1.5×, qyshinsu 1.4× slower, `ggp_count` 2,000 playouts with
+/// the incremental evaluator forced, compile time included.)
 ///
 /// **Layout in the state**, after the propositions: the conjunction values, the dirty
-/// heads, the dirty conjunctions, the forced heads. The state phase (`heads[..state_heads]`)
+/// heads, the counts (eight to a word), the forced heads, and the mirror of guarded legal
+/// moves. The state phase (`heads[..state_heads]`)
 /// is brought up to date when a state is made and leaves no marks; marks on move-phase
 /// heads (base changes, `does` inputs cleared after the move) stay pending in the state
 /// until its next `step`, which settles them with the new move's inputs.
