@@ -7,9 +7,12 @@
 //! child process of its own that is killed after T seconds (default 30: "plays within
 //! 30 s of loading"), so one sheet that hangs or exhausts memory costs only its row.
 //! Playouts run for S CPU seconds (default 2) after loading. CPU time (the thread's own,
-//! from `/proc/thread-self/schedstat`) rather than wall time, because the machines this
-//! runs on are shared: other processes stretch wall time but not the CPU time the
-//! playouts used.
+//! `clock_gettime(CLOCK_THREAD_CPUTIME_ID)`, what the JVM's `getCurrentThreadCpuTime`
+//! reads for Sancho's column) rather than wall time, because the machines this runs on are
+//! shared: other processes stretch wall time but not the CPU time the playouts used. The
+//! clock is read every 16 playouts once playouts are fast, as Sancho's harness does (it
+//! was a `/proc` file read every 16 playouts and a wall-clock read after every playout,
+//! which cost the one-ply test sheets a third of their rate).
 //!
 //! `--one FILE S` is the child's entry point: it prints one tab-separated line.
 use std::io::Read;
@@ -21,12 +24,22 @@ use yomi_core::bench::random_game;
 use yomi_core::{Game, Rng};
 use yomi_ggp::{Description, GdlGame};
 
-/// CPU seconds of the calling thread (nanoseconds in the first field of schedstat), or
-/// wall-clock-free zero where the file is missing (then the wall clock is used).
+/// CPU seconds of the calling thread, or `None` where the clock is missing (then the wall
+/// clock is used).
+#[cfg(unix)]
 fn thread_cpu() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: f64 = s.split_whitespace().next()?.parse().ok()?;
-    Some(ns / 1e9)
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec through a valid, exclusive pointer.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    (rc == 0).then(|| ts.tv_sec as f64 + ts.tv_nsec as f64 / 1e9)
+}
+
+#[cfg(not(unix))]
+fn thread_cpu() -> Option<f64> {
+    None
 }
 
 struct Clock {
@@ -57,20 +70,28 @@ fn playouts(game: &GdlGame, secs: f64, seed: u64) -> (u64, u64, f64) {
     let root = game.initial_state();
     let mut s = root.clone();
     let clock = Clock::start();
-    let mut last = Instant::now();
     let (mut games, mut plies) = (0u64, 0u64);
+    // Games between clock reads: doubled up to 16 while they take under a millisecond,
+    // halved down to 1 when they take longer (the fallback evaluator's games take a
+    // second or more).
+    let (mut every, mut next, mut last) = (1u64, 1u64, 0.0f64);
     loop {
         s.clone_from(&root);
         plies += random_game(game, &mut s, &mut rng, &mut buf, &mut joint);
         std::hint::black_box(game.returns(&s));
         games += 1;
-        // The CPU clock is a file read: read it every 16 games, or after every game once
-        // games are slow (the fallback evaluator's take a second or more).
-        if games % 16 == 0 || last.elapsed() > Duration::from_millis(50) {
-            last = Instant::now();
-            if clock.secs() >= secs {
-                return (games, plies, clock.secs());
+        if games >= next {
+            let now = clock.secs();
+            if now >= secs {
+                return (games, plies, now);
             }
+            every = if now - last < 1e-3 {
+                (every * 2).min(16)
+            } else {
+                (every / 2).max(1)
+            };
+            next = games + every;
+            last = now;
         }
     }
 }
