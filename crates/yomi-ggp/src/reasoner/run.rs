@@ -230,10 +230,12 @@ impl Reasoner {
             let Some(&d) = self.does[r].get(a as usize) else {
                 continue;
             };
-            let Some(&(cs, _, ce)) = self.does_index.get(d as usize) else {
+            // The frame conjunctions (`(next b) <= (does ..) (true b)`, from `mid` on) are
+            // applied below as word masks, not forced one head at a time.
+            let Some(&(cs, mid, _)) = self.does_index.get(d as usize) else {
                 continue;
             };
-            self.fire_does(bits, cs, ce, |bits, head| {
+            self.fire_does(bits, cs, mid, |bits, head| {
                 let h = inc.head_of[head as usize] as usize;
                 bits[inc.forced + h / 64] |= 1 << (h % 64);
                 bits[inc.dirty_heads + h / 64] |= 1 << (h % 64);
@@ -257,17 +259,31 @@ impl Reasoner {
                 }
             }
         }
-        // The next state: push the base propositions that changed.
+        // The next state: the `next` propositions, and the base propositions the played
+        // moves' frame conjunctions keep (`bits[w] & mask`; the network's own `next`
+        // values leave them out, and nothing reads a `next` proposition); push the base
+        // propositions that changed.
         let bw = self.base_words;
         for w in 0..bw {
-            let mut diff = bits[w] ^ bits[bw + w];
-            while diff != 0 {
-                let b = (w * 64) as u32 + diff.trailing_zeros();
-                diff &= diff - 1;
-                self.changed(bits, b, get(bits, bw as u32 * 64 + b));
+            let mut keep = 0;
+            for (r, &a) in joint.iter().enumerate().take(nr) {
+                if let Some(&d) = self.does[r].get(a as usize) {
+                    if let Some(&f) = self.does_frame.get(d as usize) {
+                        if f != NONE {
+                            keep |= self.frame_masks[f as usize + w];
+                        }
+                    }
+                }
             }
+            let new = bits[bw + w] | (bits[w] & keep);
+            let mut diff = bits[w] ^ new;
+            while diff != 0 {
+                let b = diff.trailing_zeros();
+                diff &= diff - 1;
+                self.changed(bits, (w * 64) as u32 + b, (new >> b) & 1 == 1);
+            }
+            bits[w] = new;
         }
-        bits.copy_within(bw..2 * bw, 0);
         self.propagate(bits, inc.state_heads);
         self.decide_turn(s);
     }
