@@ -264,17 +264,17 @@ impl Reasoner {
         // values leave them out, and nothing reads a `next` proposition); push the base
         // propositions that changed.
         let bw = self.base_words;
-        for w in 0..bw {
-            let mut keep = 0;
-            for (r, &a) in joint.iter().enumerate().take(nr) {
-                if let Some(&d) = self.does[r].get(a as usize) {
-                    if let Some(&f) = self.does_frame.get(d as usize) {
-                        if f != NONE {
-                            keep |= self.frame_masks[f as usize + w];
-                        }
-                    }
-                }
+        let mut frames = [NONE; yomi_core::MAX_PLAYERS];
+        for (r, &a) in joint.iter().enumerate().take(nr) {
+            if let Some(&d) = self.does[r].get(a as usize) {
+                frames[r] = self.does_frame.get(d as usize).copied().unwrap_or(NONE);
             }
+        }
+        for w in 0..bw {
+            let keep = frames[..nr]
+                .iter()
+                .filter(|&&f| f != NONE)
+                .fold(0, |k, &f| k | self.frame_masks[f as usize + w]);
             let new = bits[bw + w] | (bits[w] & keep);
             let mut diff = bits[w] ^ new;
             while diff != 0 {
