@@ -124,7 +124,7 @@ for game in "$@"; do
   done
   GROUPS_STARTED+=("$(start_group "${SANCHO_CPUS:-}" "$RESULTS/$tag.sancho.log" bash -c "$SANCHO_CMD")")
   GROUPS_STARTED+=("$(start_group "${YOMI_CPUS:-}" "$RESULTS/$tag.yomi.log" \
-    "$YOMI" ggp player --port "$YOMI_PORT" --agent "$YOMI_AGENT")")
+    "$YOMI" ggp player --port "$YOMI_PORT" --agent "$YOMI_AGENT" --verbose)")
   wait_for_port "$SANCHO_PORT" Sancho "$RESULTS/$tag.sancho.log"
   wait_for_port "$YOMI_PORT" "the yomi player" "$RESULTS/$tag.yomi.log"
   echo "## $game"

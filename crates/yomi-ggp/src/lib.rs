@@ -53,6 +53,7 @@ pub mod prover;
 pub mod reasoner;
 pub mod server;
 mod split;
+pub mod trial;
 pub mod validate;
 
 pub use ast::{Atom, Literal, Pos, Rule, RuleSheet, Sym, Symbols, Term};

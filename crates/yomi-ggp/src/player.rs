@@ -50,6 +50,7 @@ use crate::parse::{parse_ground_term, read_sexprs};
 use crate::protocol::Message;
 use crate::prover::{Prover, ProverState};
 use crate::reasoner::GdlState;
+use crate::trial::{run_trials, TrialConfig, TrialOutcome};
 use crate::validate::Description;
 
 pub use crate::server::{BindError, PlayerServer};
@@ -62,6 +63,13 @@ pub const MAX_CLOCK: f64 = 3600.0;
 /// 11.6 days): deadlines are instants a clock after a request, and far larger clocks
 /// overflow them (`1e20` s panicked in `Duration::from_secs_f64`).
 pub const CLOCK_CEILING: f64 = 1e6;
+
+/// Start-clock seconds (left after compiling, less the margin) below which no playout
+/// trial is run: too few games to choose by.
+pub const MIN_TRIAL_SECONDS: f64 = 3.0;
+
+/// The most seconds a playout trial takes, however long the start clock.
+pub const MAX_TRIAL_SECONDS: f64 = 60.0;
 
 /// Settings of a player.
 #[derive(Clone, Debug)]
@@ -103,6 +111,14 @@ pub struct PlayerConfig {
     /// them (default none). It stands in for a slow machine or a huge sheet: tests and
     /// demonstrations use it to exercise moves while compiling on any machine.
     pub compile_delay: Duration,
+    /// The playout policies tried at the start clock when the agent is a plain `mcts`
+    /// (see [`crate::trial`]): the start clock left after compiling, less the margin, at
+    /// most [`MAX_TRIAL_SECONDS`], goes to self-play games between them when it is at
+    /// least [`MIN_TRIAL_SECONDS`] (so short start clocks answer `ready` at once). No
+    /// candidates: no trial, the agent's spec as given.
+    pub trial: TrialConfig,
+    /// Print on stderr how each match's trial went.
+    pub verbose: bool,
 }
 
 impl Default for PlayerConfig {
@@ -121,6 +137,8 @@ impl Default for PlayerConfig {
             max_clock: MAX_CLOCK,
             max_matches: 4,
             compile_delay: Duration::ZERO,
+            trial: TrialConfig::default(),
+            verbose: false,
         }
     }
 }
@@ -265,6 +283,10 @@ pub struct PlayerStats {
     pub pondered: u64,
     /// Matches started.
     pub matches: u64,
+    /// Matches whose playout policy trial games chose ([`PlayerConfig::trial`]).
+    pub trials: u64,
+    /// Trials that chose another candidate than the first.
+    pub trial_switches: u64,
 }
 
 /// The protocol state machine of a player. See the [module docs](self).
@@ -278,6 +300,9 @@ pub struct GgpPlayer {
 
 /// The most compilations running at once (a `start` beyond them answers `busy`).
 const MAX_COMPILES: usize = 2;
+
+/// Start-clock time kept after a playout trial for building the agent and answering.
+const TRIAL_RESERVE: Duration = Duration::from_millis(300);
 
 /// Stack of the compile and search threads (grounding is iterative, but rule terms and
 /// the search may still recurse a little).
@@ -306,6 +331,23 @@ impl GgpPlayer {
     /// The counters so far.
     pub fn stats(&self) -> PlayerStats {
         *lock(&self.stats)
+    }
+
+    /// Counts a finished playout trial and prints it when verbose.
+    fn count_trial(&self, id: &str, outcome: &TrialOutcome) {
+        let switched = self
+            .config
+            .trial
+            .candidates
+            .first()
+            .is_some_and(|first| *first != outcome.chosen);
+        self.count(|s| {
+            s.trials += 1;
+            s.trial_switches += u64::from(switched);
+        });
+        if self.config.verbose {
+            eprintln!("ggp player: match {id}: {outcome}");
+        }
     }
 
     fn count(&self, f: impl FnOnce(&mut PlayerStats)) {
@@ -443,7 +485,11 @@ impl GgpPlayer {
             yomi_core::rng::derive_seed(self.config.seed, st.matches - 1)
         };
         let search_time = search_time(self.usable(play_clock));
+        let deadline = received + Duration::from_secs_f64(self.usable(start_clock));
+        // The trial ends early enough for the agent to be built and `ready` to go out.
+        let trial_until = deadline.checked_sub(TRIAL_RESERVE).unwrap_or(deadline);
         let config = self.config.clone();
+        let player = self.clone();
         let (tx, rx) = oneshot::channel::<Result<(), String>>();
         let compiling = self.compiling.clone();
         let job_slot = slot.clone();
@@ -458,10 +504,22 @@ impl GgpPlayer {
                     }
                 }
                 let done = Done(compiling);
-                let result = compile(&job_slot, &id, &role, &rules, &config, search_time, seed);
-                if let Err(e) = &result {
-                    lock(&job_slot).phase = Phase::Failed(e.clone());
+                let result = compile(
+                    &job_slot,
+                    &id,
+                    &role,
+                    &rules,
+                    &config,
+                    search_time,
+                    trial_until,
+                    seed,
+                );
+                match &result {
+                    Err(e) => lock(&job_slot).phase = Phase::Failed(e.clone()),
+                    Ok(Some(outcome)) => player.count_trial(&id, outcome),
+                    Ok(None) => {}
                 }
+                let result = result.map(|_| ());
                 // Counted off before the reply goes out, so the next start finds the place.
                 drop(done);
                 let _ = tx.send(result);
@@ -470,7 +528,6 @@ impl GgpPlayer {
             self.compiling.fetch_sub(1, Ordering::SeqCst);
             return Reply::bad("error: cannot start compiling the rules");
         }
-        let deadline = received + Duration::from_secs_f64(self.usable(start_clock));
         match tokio::time::timeout_at(deadline.into(), rx).await {
             Ok(Ok(Ok(()))) => Reply::ok("ready"),
             Ok(Ok(Err(e))) => {
@@ -711,7 +768,10 @@ enum Job {
 }
 
 /// Compiles the rules of the match in `slot` (on the compile thread) and installs them,
-/// replaying the joint moves received meanwhile.
+/// replaying the joint moves received meanwhile. With time left before `trial_until`,
+/// trial games choose the playout policy first ([`PlayerConfig::trial`]); the outcome of
+/// the trial, if one ran, is returned.
+#[allow(clippy::too_many_arguments)]
 fn compile(
     slot: &Arc<Mutex<Slot>>,
     id: &str,
@@ -719,8 +779,9 @@ fn compile(
     rules: &str,
     config: &PlayerConfig,
     search_time: f64,
+    trial_until: Instant,
     seed: u64,
-) -> Result<(), String> {
+) -> Result<Option<TrialOutcome>, String> {
     let desc = Description::from_kif(rules).map_err(|e| format!("error: rules: {e}"))?;
     let role_known = desc
         .roles
@@ -741,8 +802,13 @@ fn compile(
     let role_index = game
         .role_index(role)
         .ok_or_else(|| format!("error: {role} is no role of the game"))?;
-    let agent = build_agent(&game, &config.agent, search_time, seed)
-        .map_err(|e| format!("error: agent: {e}"))?;
+    let trial = trial(&game, config, trial_until, seed);
+    let spec = trial
+        .as_ref()
+        .and_then(|t| crate::trial::with_playout(&config.agent, &t.chosen))
+        .unwrap_or_else(|| config.agent.clone());
+    let agent =
+        build_agent(&game, &spec, search_time, seed).map_err(|e| format!("error: agent: {e}"))?;
     let mut compiled = Compiled {
         state: game.initial_state(),
         game,
@@ -759,7 +825,31 @@ fn compile(
         }
     }
     sl.phase = Phase::Ready(Box::new(compiled));
-    Ok(())
+    Ok(trial)
+}
+
+/// Runs the playout trial of a freshly compiled match when the start clock leaves time
+/// for it (see [`PlayerConfig::trial`]).
+fn trial(
+    game: &GdlGame,
+    config: &PlayerConfig,
+    trial_until: Instant,
+    seed: u64,
+) -> Option<TrialOutcome> {
+    let now = Instant::now();
+    let left = trial_until.saturating_duration_since(now).as_secs_f64();
+    if left < MIN_TRIAL_SECONDS || config.trial.candidates.len() < 2 {
+        return None;
+    }
+    let until = now + Duration::from_secs_f64(left.min(MAX_TRIAL_SECONDS));
+    run_trials(
+        game,
+        &config.agent,
+        &config.trial,
+        until,
+        seed ^ 0x7121,
+        |spec, seconds, s| build_agent(game, spec, seconds, s).ok(),
+    )
 }
 
 /// A random legal move of `role` after `moves` while the rules compile (on a thread of its

@@ -76,7 +76,16 @@ pub struct PlayerArgs {
     /// Seed of the agent.
     #[arg(long, default_value_t = yomi_core::rng::DEFAULT_SEED)]
     pub seed: u64,
-    /// Print one line per message on stderr.
+    /// The playout policies (`playout=` of mcts) tried against each other at the start
+    /// clock, the first kept unless another scores better in the trial games; the start
+    /// clock left after compiling goes to them (at most 60 s; none below 3 s). Only for a
+    /// plain `mcts` agent whose spec names no playout. `none`: no trial.
+    #[arg(long, default_value = "uniform,nst", value_name = "LIST")]
+    pub trial_playouts: String,
+    /// Seconds per move of the trial games.
+    #[arg(long, default_value_t = 0.02, value_name = "SECONDS")]
+    pub trial_move_seconds: f64,
+    /// Print one line per message on stderr, and how each match's trial went.
     #[arg(long)]
     pub verbose: bool,
 }
@@ -158,13 +167,26 @@ fn player(a: &PlayerArgs) -> anyhow::Result<()> {
         margin: seconds("--margin", a.margin)?,
         ponder: !a.no_ponder,
         seed: a.seed,
+        trial: yomi_ggp::trial::TrialConfig {
+            candidates: trial_playouts(&a.trial_playouts)?,
+            move_seconds: seconds("--trial-move-seconds", a.trial_move_seconds)?,
+        },
+        verbose: a.verbose,
         ..Default::default()
     };
-    // Check the agent spec now rather than at the first match.
+    // Check the agent spec now rather than at the first match, and every trial
+    // candidate with it.
     let probe = games::shipped("tictactoe").map_err(|e| anyhow::anyhow!("{e}"))?;
     yomi_ggp::registry()
         .validate(&probe, &a.agent)
         .map_err(|e| usage(e.to_string()))?;
+    for playout in &config.trial.candidates {
+        if let Some(spec) = yomi_ggp::trial::with_playout(&a.agent, playout) {
+            yomi_ggp::registry()
+                .validate(&probe, &spec)
+                .map_err(|e| usage(format!("--trial-playouts: {e}")))?;
+        }
+    }
     let addr = format!("{}:{}", a.bind, a.port);
     let server = yomi_ggp::player::PlayerServer::bind(config, &addr)?;
     eprintln!(
@@ -175,6 +197,21 @@ fn player(a: &PlayerArgs) -> anyhow::Result<()> {
     );
     server.run(a.verbose);
     Ok(())
+}
+
+/// The `--trial-playouts` list: comma-separated `playout=` values, or `none`.
+fn trial_playouts(list: &str) -> anyhow::Result<Vec<String>> {
+    if list.trim() == "none" {
+        return Ok(Vec::new());
+    }
+    let names: Vec<String> = list.split(',').map(|p| p.trim().to_string()).collect();
+    if names.iter().any(String::is_empty) {
+        return Err(usage(format!(
+            "--trial-playouts {list:?}: write playout names separated by commas (e.g. \
+             uniform,nst), or none"
+        )));
+    }
+    Ok(names)
 }
 
 fn host(a: &HostArgs) -> anyhow::Result<()> {
