@@ -21,7 +21,7 @@
 //!   one role is the `noop` of another); there are as many actions as action terms. No
 //!   [`yomi_core::TensorGame`]: a rule sheet has no board shape to read.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use yomi_core::{
     ActionSpace, Dynamics, Game, GameFacts, Information, NotationError, Player, Rewards, Rng, Turn,
@@ -29,6 +29,7 @@ use yomi_core::{
 };
 
 use crate::error::GdlError;
+use crate::heuristic::Material;
 use crate::parse::{parse_ground_term, read_sexprs, SExpr};
 use crate::reasoner::{GdlState, Reasoner, TURN_SIMULTANEOUS, TURN_TERMINAL};
 use crate::validate::Description;
@@ -38,12 +39,18 @@ use crate::validate::Description;
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct GdlMove(pub u32);
 
+/// Seed of the material analysis' random games (fixed: a game analyses the same way in
+/// every run that is not cut short by the analysis' time limit).
+const MATERIAL_SEED: u64 = 0x6d61_7465_7269_616c;
+
 /// A GDL game: the compiled rules, shared between clones.
 #[derive(Clone, Debug)]
 pub struct GdlGame {
     /// Computed from the reasoner's roles when the game is built.
     facts: GameFacts,
     reasoner: Arc<Reasoner>,
+    /// The material analysis, made on first use and shared by the game's clones.
+    material: Arc<OnceLock<Material>>,
 }
 
 impl GdlGame {
@@ -84,7 +91,16 @@ impl GdlGame {
         GdlGame {
             facts,
             reasoner: Arc::new(reasoner),
+            material: Arc::new(OnceLock::new()),
         }
+    }
+
+    /// The material heuristic of the game ([`crate::heuristic`]), analysed on the first
+    /// call (random games, at most [`crate::heuristic::ANALYSIS_SECONDS`]).
+    pub fn material(&self) -> &Material {
+        self.material.get_or_init(|| {
+            Material::analyse(self, crate::heuristic::ANALYSIS_SECONDS, MATERIAL_SEED)
+        })
     }
 
     /// Reads, checks and compiles a KIF rule sheet.

@@ -43,6 +43,7 @@ pub mod game;
 pub mod games;
 mod graph;
 pub mod ground;
+pub mod heuristic;
 pub mod host;
 pub mod http;
 mod lazy;
@@ -65,7 +66,15 @@ pub use reasoner::{GdlState, Reasoner, ReasonerStats};
 pub use validate::Description;
 
 /// The agents for GDL games: the core agents (MCTS, flat Monte Carlo, alpha-beta, random,
-/// ...), which play any rule sheet through [`GdlGame`].
+/// ...), which play any rule sheet through [`GdlGame`], and core's evaluators with
+/// `material` ([`heuristic`]) for `eval=`.
 pub fn registry() -> yomi_core::registry::AgentRegistry<GdlGame> {
-    yomi_core::registry::AgentRegistry::with_core_agents()
+    let mut r = yomi_core::registry::AgentRegistry::with_core_agents();
+    r.add_evaluator(
+        "material",
+        "pieces per role (base propositions naming the role), used where random games show \
+         that a lead in pieces goes with a better goal, else neutral",
+        std::sync::Arc::new(heuristic::MaterialEvaluator),
+    );
+    r
 }

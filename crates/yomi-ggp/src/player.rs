@@ -15,6 +15,11 @@
 //!   takes a minute), or from the reference prover ([`crate::prover`]) for games the lazy
 //!   evaluator cannot evaluate, when one is found in time; else an error reply before the
 //!   deadline (the host substitutes a move, as for any bad reply).
+//! - Playout trial ([`PlayerConfig::trial`], [`crate::trial`]): once the rules are compiled,
+//!   a plain `mcts` agent's playout policy is chosen by self-play games between the
+//!   candidates (uniform and NST by default) on the start clock left, when that is at least
+//!   [`MIN_TRIAL_SECONDS`]; `ready` goes out when the trial ends, shortly before the start
+//!   clock (less the margin) runs out.
 //! - `play` tracks the state from the joint moves, searches on its own thread until the
 //!   play clock minus the margin, and always answers before that deadline: with the
 //!   search's move; or, when the search has not returned shortly before the deadline (its

@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use yomi_core::{Game, Rng};
 use yomi_ggp::http::post;
 use yomi_ggp::player::{PlayerConfig, PlayerServer};
+use yomi_ggp::trial::TrialConfig;
 use yomi_ggp::{games, GdlGame};
 
 /// Threads spinning until dropped (bounded by `limit` in any case).
@@ -78,6 +79,11 @@ fn stress(moves: usize, clock: f64, margin: f64) -> Seen {
     let _busy = Busy::start(cores, limit);
     let config = PlayerConfig {
         margin,
+        // Every match starts at once: the play clock is under test, not the start clock.
+        trial: TrialConfig {
+            candidates: Vec::new(),
+            ..TrialConfig::default()
+        },
         ..PlayerConfig::default()
     };
     let server = PlayerServer::bind(config, "127.0.0.1:0").unwrap();

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use yomi_core::Game;
 use yomi_ggp::http::{post, HttpError};
 use yomi_ggp::player::{PlayerConfig, PlayerServer};
+use yomi_ggp::trial::TrialConfig;
 use yomi_ggp::{games, GdlGame};
 
 struct Running {
@@ -38,8 +39,57 @@ fn quick_config() -> PlayerConfig {
         margin: 0.15,
         header_timeout: Duration::from_secs(1),
         body_timeout: Duration::from_secs(1),
+        // These tests time the protocol: `ready` at once, no playout trial spinning every
+        // core (the trial has its own test below).
+        trial: TrialConfig {
+            candidates: Vec::new(),
+            ..TrialConfig::default()
+        },
         ..PlayerConfig::default()
     }
+}
+
+#[test]
+fn a_long_enough_start_clock_goes_to_a_playout_trial_and_ready_still_comes_in_time() {
+    let p = serve(PlayerConfig {
+        margin: 0.15,
+        ..PlayerConfig::default()
+    });
+    let kif = tictactoe_kif();
+    let t = Duration::from_secs(10);
+    let t0 = Instant::now();
+    assert_eq!(
+        post(&p.addr, "x", &format!("(start trial x ({kif}) 4 1)"), t).unwrap(),
+        "ready"
+    );
+    let took = t0.elapsed();
+    // The start clock less the margin is 3.85 s; the trial ends 0.3 s before that.
+    assert!(took < Duration::from_millis(3850), "{took:?}");
+    let stats = p.player.stats();
+    assert_eq!(stats.trials, 1, "{stats:?}");
+    assert!(
+        took > Duration::from_secs(3),
+        "ready after {took:?}: no trial ran"
+    );
+    // The match then plays with the chosen policy, within the play clock.
+    let t0 = Instant::now();
+    let mv = post(&p.addr, "x", "(play trial nil)", t).unwrap();
+    assert!(
+        t0.elapsed() < Duration::from_millis(1000),
+        "{:?}",
+        t0.elapsed()
+    );
+    let game = GdlGame::from_kif("t", games::TICTACTOE).unwrap();
+    game.parse_action(&yomi_core::Game::initial_state(&game), 0, &mv)
+        .unwrap();
+    // A start clock too short for a trial answers as soon as the rules are compiled.
+    let t0 = Instant::now();
+    assert_eq!(
+        post(&p.addr, "o", &format!("(start short o ({kif}) 2 1)"), t).unwrap(),
+        "ready"
+    );
+    assert!(t0.elapsed() < Duration::from_secs(1), "{:?}", t0.elapsed());
+    assert_eq!(p.player.stats().trials, 1);
 }
 
 /// [`quick_config`] with compiling held for longer than the tests below run: their plays

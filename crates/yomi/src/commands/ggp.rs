@@ -277,6 +277,17 @@ fn check(a: &CheckArgs) -> anyhow::Result<()> {
              by state)"
         );
     }
+    if st.fallback.is_none() {
+        let m = game.material();
+        println!(
+            "material (eval=material): pieces per role {:?}; lead-to-goal correlation {:.2} \
+             over {} random games: {}",
+            m.pieces,
+            m.correlation,
+            m.games,
+            if m.used { "used" } else { "not used (neutral)" }
+        );
+    }
     if a.games > 0 {
         let report = yomi_ggp::check::check_random_games(&game, a.games, a.max_moves, a.seed);
         let means: Vec<String> = facts
