@@ -55,7 +55,7 @@ use crate::parse::{parse_ground_term, read_sexprs};
 use crate::protocol::Message;
 use crate::prover::{Prover, ProverState};
 use crate::reasoner::GdlState;
-use crate::trial::{run_trials, TrialConfig, TrialOutcome};
+use crate::trial::{run_trials_while, TrialConfig, TrialOutcome};
 use crate::validate::Description;
 
 pub use crate::server::{BindError, PlayerServer};
@@ -495,6 +495,13 @@ impl GgpPlayer {
         let trial_until = deadline.checked_sub(TRIAL_RESERVE).unwrap_or(deadline);
         let config = self.config.clone();
         let player = self.clone();
+        // The trial stops between games once the match is stopped or aborted.
+        let (watcher, watched) = (self.clone(), slot.clone());
+        let wanted = move || {
+            lock(&watcher.matches)
+                .values()
+                .any(|s| Arc::ptr_eq(s, &watched))
+        };
         let (tx, rx) = oneshot::channel::<Result<(), String>>();
         let compiling = self.compiling.clone();
         let job_slot = slot.clone();
@@ -517,6 +524,7 @@ impl GgpPlayer {
                     &config,
                     search_time,
                     trial_until,
+                    &wanted,
                     seed,
                 );
                 match &result {
@@ -774,8 +782,8 @@ enum Job {
 
 /// Compiles the rules of the match in `slot` (on the compile thread) and installs them,
 /// replaying the joint moves received meanwhile. With time left before `trial_until`,
-/// trial games choose the playout policy first ([`PlayerConfig::trial`]); the outcome of
-/// the trial, if one ran, is returned.
+/// trial games choose the playout policy first ([`PlayerConfig::trial`]) while `wanted()`
+/// says the match is still held; the outcome of the trial, if one ran, is returned.
 #[allow(clippy::too_many_arguments)]
 fn compile(
     slot: &Arc<Mutex<Slot>>,
@@ -785,6 +793,7 @@ fn compile(
     config: &PlayerConfig,
     search_time: f64,
     trial_until: Instant,
+    wanted: &(dyn Fn() -> bool + Sync),
     seed: u64,
 ) -> Result<Option<TrialOutcome>, String> {
     let desc = Description::from_kif(rules).map_err(|e| format!("error: rules: {e}"))?;
@@ -807,7 +816,7 @@ fn compile(
     let role_index = game
         .role_index(role)
         .ok_or_else(|| format!("error: {role} is no role of the game"))?;
-    let trial = trial(&game, config, trial_until, seed);
+    let trial = trial(&game, config, trial_until, wanted, seed);
     let spec = trial
         .as_ref()
         .and_then(|t| crate::trial::with_playout(&config.agent, &t.chosen))
@@ -839,6 +848,7 @@ fn trial(
     game: &GdlGame,
     config: &PlayerConfig,
     trial_until: Instant,
+    wanted: &(dyn Fn() -> bool + Sync),
     seed: u64,
 ) -> Option<TrialOutcome> {
     let now = Instant::now();
@@ -847,13 +857,14 @@ fn trial(
         return None;
     }
     let until = now + Duration::from_secs_f64(left.min(MAX_TRIAL_SECONDS));
-    run_trials(
+    run_trials_while(
         game,
         &config.agent,
         &config.trial,
         until,
         seed ^ 0x7121,
         |spec, seconds, s| build_agent(game, spec, seconds, s).ok(),
+        wanted,
     )
 }
 

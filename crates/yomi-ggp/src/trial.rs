@@ -120,6 +120,24 @@ pub fn run_trials<F>(
 where
     F: Fn(&str, f64, u64) -> Option<Box<dyn Agent<GdlGame>>> + Sync,
 {
+    run_trials_while(game, base, config, until, seed, build, || true)
+}
+
+/// [`run_trials`] that also ends, between games, once `wanted()` turns false (the player's
+/// match was aborted or stopped during the start clock).
+pub fn run_trials_while<F, W>(
+    game: &GdlGame,
+    base: &str,
+    config: &TrialConfig,
+    until: Instant,
+    seed: u64,
+    build: F,
+    wanted: W,
+) -> Option<TrialOutcome>
+where
+    F: Fn(&str, f64, u64) -> Option<Box<dyn Agent<GdlGame>>> + Sync,
+    W: Fn() -> bool + Sync,
+{
     let started = Instant::now();
     let players = game.facts().players;
     let specs: Vec<String> = config
@@ -161,7 +179,7 @@ where
                 // Every role may search at a simultaneous turn: a turn costs at most
                 // `players` searches, and the game must end before the deadline.
                 let turn_limit = (left / (move_seconds * players as f64 * 1.2)) as usize;
-                if turn_limit < 4 {
+                if turn_limit < 4 || !wanted() {
                     return;
                 }
                 let g = next.fetch_add(1, Ordering::Relaxed);
@@ -310,6 +328,26 @@ mod tests {
             );
         }
         assert_eq!(out.chosen, "uniform");
+    }
+
+    #[test]
+    fn a_trial_no_longer_wanted_ends_at_once() {
+        let game = crate::games::shipped("tictactoe").unwrap();
+        let started = Instant::now();
+        let until = started + std::time::Duration::from_secs(30);
+        let games = AtomicUsize::new(0);
+        let out = run_trials_while(
+            &game,
+            "mcts",
+            &TrialConfig::default(),
+            until,
+            1,
+            build(&game),
+            || games.fetch_add(1, Ordering::Relaxed) < 3,
+        )
+        .unwrap();
+        assert!(out.games <= 3, "{out}");
+        assert!(started.elapsed().as_secs_f64() < 5.0, "{out}");
     }
 
     #[test]

@@ -92,6 +92,26 @@ fn a_long_enough_start_clock_goes_to_a_playout_trial_and_ready_still_comes_in_ti
     assert_eq!(p.player.stats().trials, 1);
 }
 
+#[test]
+fn aborting_a_match_ends_its_playout_trial() {
+    let p = serve(PlayerConfig {
+        margin: 0.15,
+        ..PlayerConfig::default()
+    });
+    let kif = tictactoe_kif();
+    let t = Duration::from_secs(30);
+    let t0 = Instant::now();
+    std::thread::scope(|sc| {
+        let start = sc.spawn(|| post(&p.addr, "x", &format!("(start gone x ({kif}) 20 1)"), t));
+        std::thread::sleep(Duration::from_millis(800));
+        assert_eq!(post(&p.addr, "x", "(abort gone)", t).unwrap(), "aborted");
+        // The trial stops at its next game instead of spinning every core for 19 s.
+        assert_eq!(start.join().unwrap().unwrap(), "ready");
+    });
+    assert!(t0.elapsed() < Duration::from_secs(5), "{:?}", t0.elapsed());
+    assert_eq!(p.player.stats().trials, 1);
+}
+
 /// [`quick_config`] with compiling held for longer than the tests below run: their plays
 /// all come while the rules are still compiling, however fast the machine grounds.
 fn slow_compile_config() -> PlayerConfig {
