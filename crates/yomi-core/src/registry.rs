@@ -543,7 +543,7 @@ mod tests {
             .err()
             .unwrap()
             .to_string();
-        assert!(e.contains("ucb1, ucb-eval or puct"), "{e}");
+        assert!(e.contains("ucb1, ucb-eval, ucb-prior or puct"), "{e}");
         let e = reg
             .build(&g, "mcts:eval=zebra", 1)
             .err()

@@ -29,7 +29,7 @@ use yomi_core::{
 };
 
 use crate::error::GdlError;
-use crate::heuristic::Material;
+use crate::heuristic::{Material, MaterialEvaluator};
 use crate::parse::{parse_ground_term, read_sexprs, SExpr};
 use crate::reasoner::{GdlState, Reasoner, TURN_SIMULTANEOUS, TURN_TERMINAL};
 use crate::validate::Description;
@@ -99,7 +99,12 @@ impl GdlGame {
     /// call (random games, at most [`crate::heuristic::ANALYSIS_SECONDS`]).
     pub fn material(&self) -> &Material {
         self.material.get_or_init(|| {
-            Material::analyse(self, crate::heuristic::ANALYSIS_SECONDS, MATERIAL_SEED)
+            Material::analyse(
+                self,
+                &self.reasoner,
+                crate::heuristic::ANALYSIS_SECONDS,
+                MATERIAL_SEED,
+            )
         })
     }
 
@@ -364,5 +369,14 @@ impl ActionSpace for GdlGame {
         let a = u32::try_from(action).ok()?;
         (moves && action < r.action_count() && r.is_legal(state, player.index(), a))
             .then_some(GdlMove(a))
+    }
+}
+
+impl yomi_core::search::Evaluator<GdlGame> for MaterialEvaluator {
+    fn evaluate(&self, game: &GdlGame, state: &GdlState) -> Rewards {
+        if game.is_terminal(state) {
+            return game.returns(state);
+        }
+        game.material().rewards(game, &game.reasoner, state)
     }
 }

@@ -23,12 +23,10 @@
 
 use std::time::{Duration, Instant};
 
-use yomi_core::search::Evaluator;
 use yomi_core::{Game, Player, Rewards, Rng, Turn};
 
 use crate::ast::Term;
-use crate::game::GdlGame;
-use crate::reasoner::GdlState;
+use crate::reasoner::{GdlState, Reasoner};
 
 /// Most seconds the analysis of a game spends on random games.
 pub const ANALYSIS_SECONDS: f64 = 1.0;
@@ -71,8 +69,12 @@ pub struct Material {
 impl Material {
     /// Finds the piece sets of `game` and measures them in random games for at most
     /// `seconds` (and [`ANALYSIS_GAMES`] games).
-    pub fn analyse(game: &GdlGame, seconds: f64, seed: u64) -> Material {
-        let r = game.reasoner();
+    pub fn analyse<G: Game<State = GdlState>>(
+        game: &G,
+        r: &Reasoner,
+        seconds: f64,
+        seed: u64,
+    ) -> Material {
         let roles: Vec<Term> = r.roles().to_vec();
         let base = r.base_count();
         let mut owner = vec![NOBODY; base];
@@ -119,7 +121,7 @@ impl Material {
             leads.clear();
             let mut finished = false;
             for _ in 0..MAX_PLIES {
-                m.counts(game, &s, &mut counts);
+                m.counts(r, &s, &mut counts);
                 let others = f64::from(counts[1..].iter().sum::<i32>());
                 leads.push(f64::from(counts[0]) - others / (roles.len() - 1) as f64);
                 match game.turn(&s) {
@@ -190,9 +192,9 @@ impl Material {
     }
 
     /// The pieces each role has in `state` (`out` holds one count per role).
-    pub fn counts(&self, game: &GdlGame, state: &GdlState, out: &mut [i32]) {
+    pub fn counts(&self, reasoner: &Reasoner, state: &GdlState, out: &mut [i32]) {
         out.fill(0);
-        game.reasoner().for_each_true_base(state, |b| {
+        reasoner.for_each_true_base(state, |b| {
             if let Some(&o) = self.owner.get(b as usize) {
                 if o != NOBODY {
                     out[usize::from(o)] += 1;
@@ -202,7 +204,12 @@ impl Material {
     }
 
     /// The heuristic rewards of a non-terminal `state` (see the module docs).
-    pub fn rewards(&self, game: &GdlGame, state: &GdlState) -> Rewards {
+    pub fn rewards<G: Game<State = GdlState>>(
+        &self,
+        game: &G,
+        reasoner: &Reasoner,
+        state: &GdlState,
+    ) -> Rewards {
         let f = game.facts();
         let (lo, hi) = f.reward_bounds;
         let n = f.players;
@@ -214,7 +221,7 @@ impl Material {
             return r;
         }
         let mut counts = [0i32; yomi_core::player::MAX_PLAYERS];
-        self.counts(game, state, &mut counts[..n]);
+        self.counts(reasoner, state, &mut counts[..n]);
         let total: i32 = counts[..n].iter().sum();
         for p in f.all_players() {
             let own = f64::from(counts[p.index()]);
@@ -228,22 +235,15 @@ impl Material {
 }
 
 /// The `material` evaluator of [`crate::registry`]: [`Material::rewards`] of the game's
-/// analysis, the true goals at terminal states.
+/// analysis ([`crate::GdlGame::material`]), the true goals at terminal states (its
+/// [`yomi_core::search::Evaluator`] impl is beside the game's).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct MaterialEvaluator;
-
-impl Evaluator<GdlGame> for MaterialEvaluator {
-    fn evaluate(&self, game: &GdlGame, state: &GdlState) -> Rewards {
-        if game.is_terminal(state) {
-            return game.returns(state);
-        }
-        game.material().rewards(game, state)
-    }
-}
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::GdlGame;
     use yomi_core::search::Evaluator;
 
     #[test]
@@ -263,7 +263,7 @@ mod tests {
         for _ in 0..200 {
             let mut s = s0.clone();
             while !game.is_terminal(&s) {
-                m.counts(&game, &s, &mut counts);
+                m.counts(game.reasoner(), &s, &mut counts);
                 if counts[0] != counts[1] {
                     let e = MaterialEvaluator.evaluate(&game, &s);
                     let ahead = usize::from(counts[1] > counts[0]);

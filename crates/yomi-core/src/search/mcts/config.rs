@@ -21,7 +21,7 @@ use super::adaptive::{AdaptiveConfig, MoveChoice};
 use super::{
     AnyExpander, AnyPolicy, AnySelection, ChildEvaluation, Cutoff, CutoffUnit, Decisive,
     EpsilonGreedy, EvalScorer, FinalMove, MctsParams, MoveScorer, Puct, RootNoise, Softmax, Ucb1,
-    UcbEval, Widening,
+    UcbEval, UcbPrior, Widening,
 };
 use crate::game::Game;
 use crate::search::{Budget, Evaluator};
@@ -81,6 +81,8 @@ named_choice! {
         Ucb1 = "ucb1",
         /// UCB1 plus a weighted child evaluation ([`UcbEval`]).
         UcbEval = "ucb-eval",
+        /// UCB1 with the child evaluation as virtual visits ([`UcbPrior`]).
+        UcbPrior = "ucb-prior",
         /// PUCT with priors ([`Puct`]).
         Puct = "puct",
     }
@@ -267,7 +269,7 @@ const FIELDS: &[Field] = &[
     },
     Field {
         key: "select",
-        help: "ucb1 | ucb-eval (X+w*E+c*sqrt(2ln n/n_i)) | puct",
+        help: "ucb1 | ucb-eval (X+w*E+c*sqrt(2ln n/n_i)) | ucb-prior (E as w virtual visits: (S_i+w*E)/(n_i+w)+c*sqrt(2ln n/(n_i+w))) | puct",
         default: |c| c.select.to_string(),
     },
     Field {
@@ -277,7 +279,7 @@ const FIELDS: &[Field] = &[
     },
     Field {
         key: "w",
-        help: "weight of the evaluation term for select=ucb-eval",
+        help: "weight of the evaluation term for select=ucb-eval; virtual visits at the evaluation for select=ucb-prior",
         default: |c| c.w.to_string(),
     },
     Field {
@@ -481,6 +483,15 @@ impl MctsConfig {
         check(c.is_finite() && c >= 0.0, p, "c", c, "a number >= 0")?;
         let w: f64 = p.get("w", d.w, "a number")?;
         check(w.is_finite(), p, "w", w, "a finite number")?;
+        if select == SelectRule::UcbPrior {
+            check(
+                w >= 0.0,
+                p,
+                "w",
+                w,
+                "virtual visits, at least 0, with select=ucb-prior",
+            )?;
+        }
         let fpu: f64 = p.get("fpu", d.fpu, "a number in [0, 1]")?;
         check(fpu.is_finite(), p, "fpu", fpu, "a number in [0, 1]")?;
         let expand: Option<u32> = p.get_opt("expand", "a non-negative integer")?;
@@ -693,6 +704,10 @@ impl MctsConfig {
                 c: self.c,
                 weight: self.w,
             }),
+            SelectRule::UcbPrior => AnySelection::UcbPrior(UcbPrior {
+                c: self.c,
+                visits: self.w,
+            }),
             SelectRule::Puct => AnySelection::Puct(Puct {
                 c: self.c,
                 fpu: self.fpu,
@@ -722,7 +737,9 @@ impl MctsConfig {
             })
         };
         let expander = match (self.select, self.order) {
-            (SelectRule::UcbEval, order) => child_evaluation(order == ChildOrder::Eval),
+            (SelectRule::UcbEval | SelectRule::UcbPrior, order) => {
+                child_evaluation(order == ChildOrder::Eval)
+            }
             (_, ChildOrder::Game) => AnyExpander::None,
             (_, ChildOrder::Shuffle) => AnyExpander::Shuffled,
             (_, ChildOrder::Eval) => child_evaluation(true),
@@ -867,7 +884,8 @@ mod tests {
     #[test]
     fn bad_values_name_what_is_accepted() {
         for (text, expected) in [
-            ("mcts:select=foo", "ucb1, ucb-eval or puct"),
+            ("mcts:select=foo", "ucb1, ucb-eval, ucb-prior or puct"),
+            ("mcts:select=ucb-prior,w=-1", "virtual visits"),
             ("mcts:playout=mest", "mast, nst or lgr"),
             ("mcts:final=best", "visits, mean or boltzmann"),
             ("mcts:iters=0", "a positive integer"),

@@ -83,7 +83,7 @@ pub use playout::{
 };
 pub use rave::{Rave, RaveSchedule};
 pub use results::{RootChild, SearchResult};
-pub use select::{AnySelection, ChildStats, Puct, Selection, Ucb1, UcbEval};
+pub use select::{AnySelection, ChildStats, Puct, Selection, Ucb1, UcbEval, UcbPrior};
 
 use crate::agent::Played;
 use crate::game::{Game, Information, Turn};

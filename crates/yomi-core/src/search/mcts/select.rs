@@ -138,6 +138,38 @@ impl Selection for UcbEval {
     }
 }
 
+/// UCB with the evaluation as prior knowledge (Gelly & Silver's virtual visits, Sancho's
+/// heuristic seeding): a child starts with `visits` virtual visits at the expander's
+/// evaluation Eᵢ, `(Sᵢ + v·Eᵢ) / (nᵢ + v) + c·sqrt(2 ln n / (nᵢ + v))`, so the evaluation
+/// steers the first visits and fades as real ones come. With `v = 0` this is UCB1
+/// (unvisited children first, best evaluation first).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UcbPrior {
+    /// Exploration constant c.
+    pub c: f64,
+    /// Virtual visits v at the evaluation.
+    pub visits: f64,
+}
+
+impl Selection for UcbPrior {
+    const READS_EXPANDER: bool = true;
+    type NodeTerm = f64;
+    #[inline]
+    fn prepare(&self, visits: u32) -> f64 {
+        two_ln(visits)
+    }
+    #[inline]
+    fn score(&self, two_ln_n: f64, child: &ChildStats<'_>) -> f64 {
+        let e = child.eval as f64;
+        let n = child.visits as f64 + self.visits;
+        if n <= 0.0 {
+            return UNVISITED + e;
+        }
+        let inv_n = 1.0 / n;
+        (child.total + self.visits * e) * inv_n + self.c * (two_ln_n * inv_n).sqrt()
+    }
+}
+
 /// PUCT (AlphaZero): `Q(i) + c·Pᵢ·sqrt(n) / (1 + nᵢ)`, with `Q = fpu` for unvisited children.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Puct {
@@ -179,6 +211,8 @@ pub enum AnySelection {
     Ucb1(Ucb1),
     /// See [`UcbEval`].
     UcbEval(UcbEval),
+    /// See [`UcbPrior`].
+    UcbPrior(UcbPrior),
     /// See [`Puct`].
     Puct(Puct),
 }
@@ -191,6 +225,7 @@ impl Selection for AnySelection {
         match self {
             AnySelection::Ucb1(s) => (s.prepare(visits), 0.0),
             AnySelection::UcbEval(s) => (s.prepare(visits), 0.0),
+            AnySelection::UcbPrior(s) => (s.prepare(visits), 0.0),
             AnySelection::Puct(s) => (s.prepare(visits), 0.0),
         }
     }
@@ -199,6 +234,7 @@ impl Selection for AnySelection {
         match self {
             AnySelection::Ucb1(s) => s.score(t.0, child),
             AnySelection::UcbEval(s) => s.score(t.0, child),
+            AnySelection::UcbPrior(s) => s.score(t.0, child),
             AnySelection::Puct(s) => s.score(t.0, child),
         }
     }
@@ -256,6 +292,35 @@ mod tests {
         assert!((d - 0.4).abs() < 1e-6);
         // Unvisited: higher evaluation first.
         assert!(s.score(1.0, &child(0, 0.0, 0.0, 0.9)) > s.score(1.0, &child(0, 0.0, 0.0, 0.1)));
+    }
+
+    #[test]
+    fn ucb_prior_counts_the_evaluation_as_virtual_visits_that_fade() {
+        let s = UcbPrior {
+            c: 0.7,
+            visits: 5.0,
+        };
+        let t = s.prepare(100);
+        // 10 visits worth 6 and 5 virtual ones at 0.9: mean (6 + 4.5) / 15.
+        let got = s.score(t, &child(10, 6.0, 0.0, 0.9));
+        let want = 10.5 / 15.0 + 0.7 * (2.0 * 100f64.ln() / 15.0).sqrt();
+        assert!((got - want).abs() < 1e-6, "{got} {want}");
+        // Unvisited children are ranked by their evaluation, not all tried first.
+        let good = s.score(t, &child(0, 0.0, 0.0, 0.9));
+        let bad = s.score(t, &child(0, 0.0, 0.0, 0.1));
+        assert!(good > bad && good < UNVISITED, "{good} {bad}");
+        // Many real visits outweigh the prior: a child worth 0.2 over 10,000 visits scores
+        // near 0.2 whatever it was evaluated at.
+        let seen = s.score(s.prepare(20_000), &child(10_000, 2_000.0, 0.0, 1.0));
+        assert!((seen - 0.2).abs() < 0.05, "{seen}");
+        // No virtual visits: UCB1.
+        let plain = UcbPrior {
+            c: 0.7,
+            visits: 0.0,
+        };
+        let ucb1 = Ucb1 { c: 0.7 };
+        let c = child(10, 6.0, 0.0, 0.9);
+        assert!((plain.score(t, &c) - ucb1.score(t, &c)).abs() < 1e-12);
     }
 
     #[test]
