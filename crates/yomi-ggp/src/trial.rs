@@ -302,7 +302,7 @@ mod tests {
 
     #[test]
     fn a_puzzle_is_played_by_each_candidate_in_turn() {
-        // Three `inc` in three steps score 100; a search of a few milliseconds finds them.
+        // Three `inc` in three steps score 100, anything else 0.
         let kif = "(role p) (init (step 0)) (init (count 0)) (legal p inc) (legal p stay)
             (<= (next (step ?y)) (true (step ?x)) (succ ?x ?y))
             (<= (next (count ?y)) (does p inc) (true (count ?x)) (succ ?x ?y))
@@ -319,15 +319,19 @@ mod tests {
         let until = Instant::now() + std::time::Duration::from_millis(500);
         let out = run_trials(&game, "mcts", &config, until, 3, build(&game)).unwrap();
         assert!(out.games >= MIN_GAMES, "{out}");
+        // Each game is one candidate's, scored by its goal on [0, 1].
         assert_eq!(out.scores[0].2 + out.scores[1].2, out.games, "{out}");
-        // Both solve it every time: a tie keeps the first.
-        for (name, points, games) in &out.scores {
+        let mean = |i: usize| out.scores[i].1 / out.scores[i].2 as f64;
+        for i in 0..2 {
             assert!(
-                *games > 0 && (points - *games as f64).abs() < 1e-9,
-                "{name}: {out}"
+                out.scores[i].2 > 0 && (0.0..=1.0).contains(&mean(i)),
+                "{out}"
             );
         }
-        assert_eq!(out.chosen, "uniform");
+        // The better mean is chosen, the first on a tie. (A search of a few milliseconds
+        // nearly always solves the puzzle, not always: which one wins is not fixed here.)
+        let want = if mean(1) > mean(0) { "nst" } else { "uniform" };
+        assert_eq!(out.chosen, want, "{out}");
     }
 
     #[test]
