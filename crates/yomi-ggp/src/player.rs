@@ -55,7 +55,7 @@ use crate::parse::{parse_ground_term, read_sexprs};
 use crate::protocol::Message;
 use crate::prover::{Prover, ProverState};
 use crate::reasoner::GdlState;
-use crate::trial::{run_trials_while, TrialConfig, TrialOutcome};
+use crate::trial::{run_trials, TrialConfig, TrialOutcome};
 use crate::validate::Description;
 
 pub use crate::server::{BindError, PlayerServer};
@@ -857,7 +857,7 @@ fn trial(
         return None;
     }
     let until = now + Duration::from_secs_f64(left.min(MAX_TRIAL_SECONDS));
-    run_trials_while(
+    run_trials(
         game,
         &config.agent,
         &config.trial,

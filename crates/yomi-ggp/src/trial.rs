@@ -108,24 +108,9 @@ pub fn with_playout(base: &str, playout: &str) -> Option<String> {
 /// returns the outcome; `None` when there is nothing to choose (fewer than two
 /// candidates, `base` not a plain `mcts` spec). `build(spec, seconds, seed)` makes an
 /// agent that searches `seconds` a move (the player's own agent builder, so that trial
-/// agents are the match's agent but for the playout).
-pub fn run_trials<F>(
-    game: &GdlGame,
-    base: &str,
-    config: &TrialConfig,
-    until: Instant,
-    seed: u64,
-    build: F,
-) -> Option<TrialOutcome>
-where
-    F: Fn(&str, f64, u64) -> Option<Box<dyn Agent<GdlGame>>> + Sync,
-{
-    run_trials_while(game, base, config, until, seed, build, || true)
-}
-
-/// [`run_trials`] that also ends, between games, once `wanted()` turns false (the player's
-/// match was aborted or stopped during the start clock).
-pub fn run_trials_while<F, W>(
+/// agents are the match's agent but for the playout). The trial also ends, between games,
+/// once `wanted()` turns false (the player's match was aborted or stopped meanwhile).
+pub fn run_trials<F, W>(
     game: &GdlGame,
     base: &str,
     config: &TrialConfig,
@@ -285,7 +270,7 @@ mod tests {
         };
         let start = Instant::now();
         let until = start + std::time::Duration::from_millis(1500);
-        let out = run_trials(&game, "mcts", &config, until, 7, build(&game)).unwrap();
+        let out = run_trials(&game, "mcts", &config, until, 7, build(&game), || true).unwrap();
         let late = Instant::now()
             .saturating_duration_since(until)
             .as_secs_f64();
@@ -317,7 +302,7 @@ mod tests {
             move_seconds: 0.002,
         };
         let until = Instant::now() + std::time::Duration::from_millis(500);
-        let out = run_trials(&game, "mcts", &config, until, 3, build(&game)).unwrap();
+        let out = run_trials(&game, "mcts", &config, until, 3, build(&game), || true).unwrap();
         assert!(out.games >= MIN_GAMES, "{out}");
         // Each game is one candidate's, scored by its goal on [0, 1].
         assert_eq!(out.scores[0].2 + out.scores[1].2, out.games, "{out}");
@@ -340,7 +325,7 @@ mod tests {
         let started = Instant::now();
         let until = started + std::time::Duration::from_secs(30);
         let games = AtomicUsize::new(0);
-        let out = run_trials_while(
+        let out = run_trials(
             &game,
             "mcts",
             &TrialConfig::default(),
@@ -362,12 +347,24 @@ mod tests {
             candidates: vec!["nst".into()],
             move_seconds: 0.002,
         };
-        assert!(run_trials(&game, "mcts", &one, until, 1, build(&game)).is_none());
+        assert!(run_trials(&game, "mcts", &one, until, 1, build(&game), || true).is_none());
         let two = TrialConfig::default();
-        assert!(run_trials(&game, "mcts:playout=mast", &two, until, 1, build(&game)).is_none());
-        assert!(run_trials(&game, "random", &two, until, 1, build(&game)).is_none());
+        assert!(run_trials(
+            &game,
+            "mcts:playout=mast",
+            &two,
+            until,
+            1,
+            build(&game),
+            || true
+        )
+        .is_none());
+        assert!(run_trials(&game, "random", &two, until, 1, build(&game), || true).is_none());
         // No time for one game: nothing played, the first candidate kept.
-        let out = run_trials(&game, "mcts", &two, Instant::now(), 1, build(&game)).unwrap();
+        let out = run_trials(&game, "mcts", &two, Instant::now(), 1, build(&game), || {
+            true
+        })
+        .unwrap();
         assert_eq!((out.games, out.chosen.as_str()), (0, "uniform"));
     }
 }
