@@ -81,6 +81,20 @@ pub struct SelfPlayConfig {
     /// own limit).
     #[serde(default)]
     pub max_plies: usize,
+    /// Plies at the start of each game chosen uniformly at random among the legal moves,
+    /// with no search and no training sample (2 for the Geister paper's random set-ups).
+    #[serde(default)]
+    pub random_plies: usize,
+}
+
+impl SelfPlayConfig {
+    /// How each self-play game starts and ends.
+    pub fn bounds(&self) -> crate::selfplay::GameBounds {
+        crate::selfplay::GameBounds {
+            random_plies: self.random_plies,
+            max_plies: self.max_plies,
+        }
+    }
 }
 
 fn d_games() -> usize {
@@ -104,6 +118,7 @@ impl Default for SelfPlayConfig {
             max_batch: d_batch(),
             services: d_services(),
             max_plies: 0,
+            random_plies: 0,
         }
     }
 }
@@ -118,9 +133,14 @@ pub struct OptimConfig {
     /// Minibatch size.
     #[serde(default = "d_mb")]
     pub batch: usize,
-    /// Optimiser steps per cycle.
+    /// Optimiser steps per cycle, each on a minibatch drawn with replacement (used when
+    /// `epochs` is 0).
     #[serde(default = "d_steps")]
     pub steps: usize,
+    /// Passes over the whole replay buffer per cycle, each in a new random order cut into
+    /// minibatches (the Geister paper's E); when above 0 it replaces `steps`.
+    #[serde(default)]
+    pub epochs: usize,
     /// Adam learning rate.
     #[serde(default = "d_lr")]
     pub lr: f64,
@@ -151,6 +171,7 @@ impl Default for OptimConfig {
             buffer: d_buffer(),
             batch: d_mb(),
             steps: d_steps(),
+            epochs: 0,
             lr: d_lr(),
             l2: d_l2(),
         }
@@ -241,9 +262,10 @@ impl Default for EvalConfig {
     }
 }
 
-/// Reads a configuration file and parses it with `parse`; parse errors name the file.
 /// The largest count of games, cycles or steps a configuration may ask for.
 pub const MAX_COUNT: usize = 100_000_000;
+/// The most passes over the replay buffer per cycle.
+pub const MAX_EPOCHS: usize = 10_000;
 /// The most threads a configuration may start.
 pub const MAX_THREADS: usize = 1024;
 /// The largest batch (positions per network call or per training step).
@@ -339,6 +361,12 @@ impl TrainConfig {
             ("train.buffer", self.train.buffer, MAX_BUFFER),
             ("train.batch", self.train.batch, MAX_BATCH),
             ("train.steps", self.train.steps, MAX_COUNT),
+            ("train.epochs", self.train.epochs, MAX_EPOCHS),
+            (
+                "selfplay.random_plies",
+                self.selfplay.random_plies,
+                MAX_COUNT,
+            ),
             ("gate.games", self.gate.games, MAX_COUNT),
             ("eval.games", self.eval.games, MAX_COUNT),
             ("eval.threads", self.eval.threads, MAX_THREADS),

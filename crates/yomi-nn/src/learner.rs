@@ -33,6 +33,13 @@ impl Losses {
     pub fn total(&self) -> f64 {
         self.value + self.policy
     }
+
+    /// Turns sums over `steps` steps into means, and the rate of `samples` since `start`.
+    fn finish(&mut self, steps: usize, samples: usize, start: Instant) {
+        self.value /= steps.max(1) as f64;
+        self.policy /= steps.max(1) as f64;
+        self.samples_per_second = samples as f64 / start.elapsed().as_secs_f64().max(1e-9);
+    }
 }
 
 /// A network being trained and its optimiser.
@@ -137,20 +144,52 @@ impl Learner {
             for i in indices.iter_mut() {
                 *i = rng.below(buffer.len());
             }
-            let (x, pi, z) = self.batch(buffer, &indices, &self.device);
-            let model = self.model.take().expect("model present between steps");
-            let (logits, v) = model.forward(x);
-            let (vl, pl) = losses(logits, v, pi, z);
-            let loss = vl.clone() + pl.clone();
-            let grads = GradientsParams::from_grads(loss.backward(), &model);
-            self.model = Some(self.optim.step(self.lr, model, grads));
-            sum.value += vl.into_scalar::<f32>() as f64;
-            sum.policy += pl.into_scalar::<f32>() as f64;
+            self.step(buffer, &indices, &mut sum);
         }
-        sum.value /= steps as f64;
-        sum.policy /= steps as f64;
-        sum.samples_per_second = (steps * batch) as f64 / start.elapsed().as_secs_f64().max(1e-9);
+        sum.finish(steps, steps * batch, start);
         sum
+    }
+
+    /// Runs `epochs` passes over the whole of `buffer`, each in a new order shuffled by
+    /// `rng` and cut into minibatches of `batch` samples (the last one smaller when
+    /// `batch` does not divide the buffer): every sample is trained on exactly `epochs`
+    /// times. Returns the mean losses over the steps.
+    pub fn train_epochs(
+        &mut self,
+        buffer: &ReplayBuffer,
+        epochs: usize,
+        batch: usize,
+        rng: &mut Rng,
+    ) -> Losses {
+        let start = Instant::now();
+        let mut sum = Losses::default();
+        if buffer.is_empty() || epochs == 0 || batch == 0 {
+            return sum;
+        }
+        let mut order: Vec<usize> = (0..buffer.len()).collect();
+        let mut steps = 0;
+        for _ in 0..epochs {
+            rng.shuffle(&mut order);
+            for chunk in order.chunks(batch) {
+                self.step(buffer, chunk, &mut sum);
+                steps += 1;
+            }
+        }
+        sum.finish(steps, epochs * buffer.len(), start);
+        sum
+    }
+
+    /// One Adam step on the samples `indices` of `buffer`; adds its losses to `sum`.
+    fn step(&mut self, buffer: &ReplayBuffer, indices: &[usize], sum: &mut Losses) {
+        let (x, pi, z) = self.batch(buffer, indices, &self.device);
+        let model = self.model.take().expect("model present between steps");
+        let (logits, v) = model.forward(x);
+        let (vl, pl) = losses(logits, v, pi, z);
+        let loss = vl.clone() + pl.clone();
+        let grads = GradientsParams::from_grads(loss.backward(), &model);
+        self.model = Some(self.optim.step(self.lr, model, grads));
+        sum.value += vl.into_scalar::<f32>() as f64;
+        sum.policy += pl.into_scalar::<f32>() as f64;
     }
 
     fn batch(

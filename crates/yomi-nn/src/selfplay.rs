@@ -48,28 +48,54 @@ pub fn outcome_for<G: Game>(game: &G, state: &G::State, p: Player) -> f32 {
     (((r - lo) / (hi - lo)) * 2.0 - 1.0).clamp(-1.0, 1.0) as f32
 }
 
+/// How each self-play game starts and ends.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameBounds {
+    /// Plies at the start chosen uniformly at random among the legal moves, without a
+    /// search and without a training sample (the Geister paper's random initial placement:
+    /// its two set-up plies).
+    pub random_plies: usize,
+    /// Plies after which the game is stopped and scored as a draw (0: the game's own
+    /// limit). Random plies count.
+    pub max_plies: usize,
+}
+
 /// Plays one self-play game with seed `seed`; returns its samples and the final state.
 pub fn play_game<G: TensorGame>(
     game: &G,
     service: &EvalService,
     params: &AzParams,
-    max_plies: usize,
+    bounds: GameBounds,
     seed: u64,
 ) -> (Vec<Sample>, G::State) {
     let mut mcts = params.search::<G>(service.client(), derive_seed(seed, 1));
     let mut rng = Rng::seed_from_u64(derive_seed(seed, 2));
+    // A stream of its own, so that adding random plies leaves the search's draws alone.
+    let mut opening = Rng::seed_from_u64(derive_seed(seed, 3));
     let mut state = game.initial_state();
     let len = game.tensor_shape().len();
     let mut history: Vec<HistoryEntry> = Vec::new();
-    let limit = if max_plies == 0 {
+    let mut legal = Vec::new();
+    let limit = if bounds.max_plies == 0 {
         usize::MAX
     } else {
-        max_plies
+        bounds.max_plies
     };
     let mut ply = 0;
     while let Turn::Player(p) = game.turn(&state) {
         if ply >= limit {
             break;
+        }
+        if ply < bounds.random_plies {
+            legal.clear();
+            game.legal_moves(&state, &mut legal);
+            if legal.is_empty() {
+                break;
+            }
+            let mv = legal[opening.below(legal.len())];
+            game.apply(&mut state, mv);
+            ply += 1;
+            continue;
         }
         let result = mcts.search_for(game, &state, p);
         let Some(mv) = result.choose(params.final_move(ply), &mut rng) else {
@@ -120,13 +146,13 @@ pub fn self_play<G: TensorGame>(
     params: &AzParams,
     games: usize,
     threads: usize,
-    max_plies: usize,
+    bounds: GameBounds,
     seed: u64,
     progress: bool,
 ) -> SelfPlayOutput {
     let all: Vec<usize> = (0..games).collect();
     self_play_games(
-        game, services, params, &all, threads, max_plies, seed, progress,
+        game, services, params, &all, threads, bounds, seed, progress,
     )
 }
 
@@ -146,7 +172,7 @@ pub fn self_play_games<G: TensorGame>(
     params: &AzParams,
     indices: &[usize],
     threads: usize,
-    max_plies: usize,
+    bounds: GameBounds,
     seed: u64,
     progress: bool,
 ) -> SelfPlayOutput {
@@ -172,7 +198,7 @@ pub fn self_play_games<G: TensorGame>(
                     game,
                     service,
                     params,
-                    max_plies,
+                    bounds,
                     derive_seed(seed, indices[i] as u64),
                 );
                 let r0 = if game.is_terminal(&end) {
@@ -288,7 +314,7 @@ impl<G: TensorGame> SelfPlayRunner<G> for LocalSelfPlay {
             &config.search,
             batch.games,
             sp.threads,
-            sp.max_plies,
+            sp.bounds(),
             batch.seed,
             self.progress,
         ))
@@ -324,7 +350,7 @@ pub fn self_play_chunk<G: TensorGame>(
         &config.search,
         indices,
         sp.threads,
-        sp.max_plies,
+        sp.bounds(),
         seed,
         false,
     ))

@@ -262,7 +262,11 @@ impl<'a, G: TensorGame> Trainer<'a, G> {
                 ));
             // Train.
             let mut rng = Rng::seed_from_u64(derive_seed(cseed, 2));
-            let losses: Losses = learner.train(&buffer, c.train.steps, c.train.batch, &mut rng);
+            let losses: Losses = if c.train.epochs > 0 {
+                learner.train_epochs(&buffer, c.train.epochs, c.train.batch, &mut rng)
+            } else {
+                learner.train(&buffer, c.train.steps, c.train.batch, &mut rng)
+            };
             let candidate = learner.inference_net();
             bar.println(&format!(
                 "cycle {cycle}: value loss {:.4}, policy loss {:.4}, {:.0} samples/s",

@@ -11,7 +11,8 @@ use yomi_nn::learner::Learner;
 use yomi_nn::net::build_seeded;
 use yomi_nn::replay::{samples_from_bytes, samples_to_bytes, ReplayBuffer, Sample};
 use yomi_nn::selfplay::{
-    self_play, self_play_chunk, self_play_games, SelfPlayBatch, SelfPlayOutput, SelfPlayRunner,
+    self_play, self_play_chunk, self_play_games, GameBounds, SelfPlayBatch, SelfPlayOutput,
+    SelfPlayRunner,
 };
 use yomi_nn::{
     AzParams, DualNet, EvalService, NetClient, NetConfig, NetSpec, NnError, TrainConfig, Trainer,
@@ -217,7 +218,16 @@ fn self_play_through_the_batching_service_is_deterministic() {
         let services: Vec<EvalService> = (0..services)
             .map(|_| EvalService::start(net.clone(), spec, 8))
             .collect();
-        let out = self_play(&game, &services, &params, 6, threads, 0, 77, false);
+        let out = self_play(
+            &game,
+            &services,
+            &params,
+            6,
+            threads,
+            GameBounds::default(),
+            77,
+            false,
+        );
         let calls: u64 = services
             .iter()
             .map(|s| {
@@ -239,8 +249,26 @@ fn self_play_through_the_batching_service_is_deterministic() {
     // gives the same games: the chunks' samples in game order are the batch's.
     let (net, spec) = net_for(&game, 5);
     let service = [EvalService::start(net, spec, 8)];
-    let late = self_play_games(&game, &service, &params, &[4, 5], 1, 0, 77, false);
-    let early = self_play_games(&game, &service, &params, &[0, 1, 2, 3], 2, 0, 77, false);
+    let late = self_play_games(
+        &game,
+        &service,
+        &params,
+        &[4, 5],
+        1,
+        GameBounds::default(),
+        77,
+        false,
+    );
+    let early = self_play_games(
+        &game,
+        &service,
+        &params,
+        &[0, 1, 2, 3],
+        2,
+        GameBounds::default(),
+        77,
+        false,
+    );
     assert_eq!((early.games, late.games), (4, 2));
     let chunked: Vec<_> = early.samples.into_iter().chain(late.samples).collect();
     assert_eq!(chunked, a.samples, "chunks changed the games");
@@ -251,6 +279,108 @@ fn self_play_through_the_batching_service_is_deterministic() {
         assert!((total - 1.0).abs() < 1e-4);
         assert!([-1.0, 0.0, 1.0].contains(&s.z));
     }
+}
+
+#[test]
+fn random_opening_plies_are_played_without_search_or_sample() {
+    let game = TicTacToe;
+    let params = AzParams {
+        simulations: 8,
+        ..AzParams::default()
+    };
+    let (net, spec) = net_for(&game, 5);
+    let service = EvalService::start(net, spec, 8);
+    let bounds = GameBounds {
+        random_plies: 2,
+        max_plies: 0,
+    };
+    let mut openings = std::collections::HashSet::new();
+    for seed in 0..12 {
+        let (samples, end) = yomi_nn::selfplay::play_game(&game, &service, &params, bounds, seed);
+        let mut planes = vec![0.0; game.tensor_shape().len()];
+        game.encode(&end, Player(0), &mut planes);
+        let plies = planes.iter().sum::<f32>() as usize;
+        assert_eq!(
+            samples.len() + 2,
+            plies,
+            "seed {seed}: a random ply made a sample"
+        );
+        // The first sample is the position after the two random plies (one mark each).
+        let marks: f32 = samples[0].planes.iter().sum();
+        assert_eq!(marks, 2.0, "seed {seed}");
+        openings.insert(
+            samples[0]
+                .planes
+                .iter()
+                .map(|&v| v as u8)
+                .collect::<Vec<_>>(),
+        );
+    }
+    // Greedy search from the empty board would open alike every time; random plies do not.
+    assert!(
+        openings.len() > 3,
+        "{} openings in 12 games",
+        openings.len()
+    );
+    // Without random plies the first sample is the empty board.
+    let (samples, _) =
+        yomi_nn::selfplay::play_game(&game, &service, &params, GameBounds::default(), 1);
+    assert_eq!(samples[0].planes.iter().sum::<f32>(), 0.0);
+}
+
+#[test]
+fn epochs_pass_over_the_whole_buffer_and_replace_steps() {
+    let game = TicTacToe;
+    let (net, spec) = net_for(&game, 3);
+    let params = AzParams {
+        simulations: 8,
+        temperature_moves: 9,
+        ..AzParams::default()
+    };
+    let service = EvalService::start(net.clone(), spec, 8);
+    let out = self_play(
+        &game,
+        std::slice::from_ref(&service),
+        &params,
+        12,
+        1,
+        GameBounds::default(),
+        5,
+        false,
+    );
+    drop(service);
+    let mut buffer = ReplayBuffer::new(10_000);
+    buffer.extend(out.samples);
+    let all: Vec<usize> = (0..buffer.len()).collect();
+    let device = Device::flex();
+    let mut learner = Learner::new(net, spec, &device, 3e-3, 1e-4);
+    let before = learner.evaluate(&buffer, &all);
+    let mut rng = Rng::seed_from_u64(2);
+    assert_eq!(
+        learner.train_epochs(&buffer, 0, 16, &mut rng),
+        Default::default()
+    );
+    let losses = learner.train_epochs(&buffer, 20, 16, &mut rng);
+    let after = learner.evaluate(&buffer, &all);
+    assert!(losses.samples_per_second > 0.0);
+    assert!(
+        after.total() < 0.8 * before.total(),
+        "loss {:.4} -> {:.4}",
+        before.total(),
+        after.total()
+    );
+    // In a configuration, epochs > 0 replaces steps; both are capped.
+    let with = |extra: &str| {
+        TrainConfig::from_toml(&format!("[train]\nsteps = 7\n{extra}")).map(|c| c.train)
+    };
+    assert_eq!(with("").unwrap().epochs, 0);
+    assert_eq!(with("epochs = 100").unwrap().epochs, 100);
+    let err = with("epochs = 1000000").unwrap_err().to_string();
+    assert!(err.contains("train.epochs"), "{err}");
+    let err = TrainConfig::from_toml("[selfplay]\nrandom_plies = 1000000000")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("selfplay.random_plies"), "{err}");
 }
 
 fn tiny_config(cycles: usize) -> TrainConfig {
@@ -430,7 +560,7 @@ fn training_lowers_the_loss_on_tictactoe() {
         &params,
         24,
         2,
-        0,
+        GameBounds::default(),
         11,
         false,
     );
@@ -459,6 +589,7 @@ fn the_shipped_experiment_files_are_valid_configs() {
         "tictactoe-az.toml",
         "geister-az.toml",
         "geister-az-2core.toml",
+        "geister-az-paper.toml",
     ] {
         TrainConfig::load(&dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
     }
