@@ -245,6 +245,7 @@ pub fn register(r: &mut AgentRegistry<GoGame>) {
                 },
                 threads,
                 reuse_tree: false,
+                all_legal_moves: true,
                 ..MctsParams::default()
             };
             Ok(builder(move |game, seed| {

@@ -502,7 +502,11 @@ where
                 return;
             }
             Turn::Player(p) => {
-                game.search_moves(state, &mut self.moves);
+                if self.params.all_legal_moves {
+                    game.legal_moves(state, &mut self.moves);
+                } else {
+                    game.search_moves(state, &mut self.moves);
+                }
                 self.push_edges(game, state, p);
                 let n = &mut self.tree.nodes[node as usize];
                 n.mover = if self.moves.is_empty() { TERMINAL } else { p.0 };

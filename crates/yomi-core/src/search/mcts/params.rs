@@ -100,6 +100,11 @@ pub struct MctsParams {
     /// exact value, and the final move takes a proven win. Perfect-information games only
     /// (ignored under determinization).
     pub solver: bool,
+    /// Expand every legal move ([`Game::legal_moves`](crate::Game::legal_moves)) instead of
+    /// the game's search moves ([`Game::search_moves`](crate::Game::search_moves)): for a
+    /// search whose value of a move is not the game's own (the Go difference game, where a
+    /// move that is never worth playing in the game can still be worth a tempo).
+    pub all_legal_moves: bool,
 }
 
 impl Default for MctsParams {
@@ -117,6 +122,7 @@ impl Default for MctsParams {
             max_nodes: 20_000_000,
             root_noise: None,
             solver: false,
+            all_legal_moves: false,
         }
     }
 }
