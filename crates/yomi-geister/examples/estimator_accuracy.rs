@@ -102,6 +102,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!("\nEstimates made from {name}'s seat of {other}'s ghosts:\n");
         println!("| plies | positions | ghosts judged | right | random guess |");
         println!("|---|---:|---:|---:|---:|");
+        let row = |label: &str, t: &Tally| {
+            println!(
+                "| {label} | {} | {} | {:.1} % | {:.1} % |",
+                t.positions,
+                t.ghosts,
+                100.0 * t.right as f64 / t.ghosts as f64,
+                100.0 * t.chance / t.ghosts as f64
+            );
+        };
         let mut all = Tally::default();
         for (i, t) in tallies[who].iter().enumerate() {
             if t.ghosts == 0 {
@@ -112,26 +121,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             } else {
                 format!("{}–{}", i * PHASE, (i + 1) * PHASE - 1)
             };
-            println!(
-                "| {plies} | {} | {} | {:.1} % | {:.1} % |",
-                t.positions,
-                t.ghosts,
-                100.0 * t.right as f64 / t.ghosts as f64,
-                100.0 * t.chance / t.ghosts as f64
-            );
+            row(&plies, t);
             all.ghosts += t.ghosts;
             all.right += t.right;
             all.chance += t.chance;
             all.positions += t.positions;
         }
         if all.ghosts > 0 {
-            println!(
-                "| all | {} | {} | {:.1} % | {:.1} % |",
-                all.positions,
-                all.ghosts,
-                100.0 * all.right as f64 / all.ghosts as f64,
-                100.0 * all.chance / all.ghosts as f64
-            );
+            row("all", &all);
         }
     }
     Ok(())

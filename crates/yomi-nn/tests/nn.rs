@@ -329,47 +329,8 @@ fn random_opening_plies_are_played_without_search_or_sample() {
 }
 
 #[test]
-fn epochs_pass_over_the_whole_buffer_and_replace_steps() {
-    let game = TicTacToe;
-    let (net, spec) = net_for(&game, 3);
-    let params = AzParams {
-        simulations: 8,
-        temperature_moves: 9,
-        ..AzParams::default()
-    };
-    let service = EvalService::start(net.clone(), spec, 8);
-    let out = self_play(
-        &game,
-        std::slice::from_ref(&service),
-        &params,
-        12,
-        1,
-        GameBounds::default(),
-        5,
-        false,
-    );
-    drop(service);
-    let mut buffer = ReplayBuffer::new(10_000);
-    buffer.extend(out.samples);
-    let all: Vec<usize> = (0..buffer.len()).collect();
-    let device = Device::flex();
-    let mut learner = Learner::new(net, spec, &device, 3e-3, 1e-4);
-    let before = learner.evaluate(&buffer, &all);
-    let mut rng = Rng::seed_from_u64(2);
-    assert_eq!(
-        learner.train_epochs(&buffer, 0, 16, &mut rng),
-        Default::default()
-    );
-    let losses = learner.train_epochs(&buffer, 20, 16, &mut rng);
-    let after = learner.evaluate(&buffer, &all);
-    assert!(losses.samples_per_second > 0.0);
-    assert!(
-        after.total() < 0.8 * before.total(),
-        "loss {:.4} -> {:.4}",
-        before.total(),
-        after.total()
-    );
-    // In a configuration, epochs > 0 replaces steps; both are capped.
+fn epochs_and_random_plies_are_capped_in_a_configuration() {
+    // epochs > 0 replaces steps; both are capped.
     let with = |extra: &str| {
         TrainConfig::from_toml(&format!("[train]\nsteps = 7\n{extra}")).map(|c| c.train)
     };
@@ -569,17 +530,31 @@ fn training_lowers_the_loss_on_tictactoe() {
     buffer.extend(out.samples);
     let all: Vec<usize> = (0..buffer.len()).collect();
     let device = Device::flex();
-    let mut learner = Learner::new(net, spec, &device, 3e-3, 1e-4);
-    let before = learner.evaluate(&buffer, &all);
-    learner.train(&buffer, 150, 32, &mut Rng::seed_from_u64(1));
-    let after = learner.evaluate(&buffer, &all);
-    assert!(
-        after.total() < 0.8 * before.total(),
-        "loss {:.4} -> {:.4}",
-        before.total(),
-        after.total()
-    );
-    assert!(after.value < before.value, "{before:?} -> {after:?}");
+    // Minibatches drawn with replacement (`steps`), then whole passes over the buffer in a
+    // new order each (`epochs`, the Geister paper's E), each from the same fresh network.
+    for epochs in [0, 20] {
+        let mut learner = Learner::new(net.clone(), spec, &device, 3e-3, 1e-4);
+        let before = learner.evaluate(&buffer, &all);
+        let mut rng = Rng::seed_from_u64(1);
+        let losses = if epochs == 0 {
+            learner.train(&buffer, 150, 32, &mut rng)
+        } else {
+            assert_eq!(
+                learner.train_epochs(&buffer, 0, 16, &mut rng),
+                Default::default()
+            );
+            learner.train_epochs(&buffer, epochs, 16, &mut rng)
+        };
+        let after = learner.evaluate(&buffer, &all);
+        assert!(losses.samples_per_second > 0.0);
+        assert!(
+            after.total() < 0.8 * before.total(),
+            "epochs {epochs}: loss {:.4} -> {:.4}",
+            before.total(),
+            after.total()
+        );
+        assert!(after.value < before.value, "{before:?} -> {after:?}");
+    }
 }
 
 #[test]
