@@ -87,10 +87,22 @@ pub struct SelfPlayConfig {
     pub random_plies: usize,
 }
 
+/// How each self-play game starts and ends.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameBounds {
+    /// Plies at the start chosen uniformly at random among the legal moves, without a
+    /// search and without a training sample (the Geister paper's random initial placement:
+    /// its two set-up plies).
+    pub random_plies: usize,
+    /// Plies after which the game is stopped and scored as a draw (0: the game's own
+    /// limit). Random plies count.
+    pub max_plies: usize,
+}
+
 impl SelfPlayConfig {
     /// How each self-play game starts and ends.
-    pub fn bounds(&self) -> crate::selfplay::GameBounds {
-        crate::selfplay::GameBounds {
+    pub fn bounds(&self) -> GameBounds {
+        GameBounds {
             random_plies: self.random_plies,
             max_plies: self.max_plies,
         }

@@ -15,6 +15,7 @@ use yomi_core::rng::derive_seed;
 use yomi_core::{Game, Player, Rng, TensorGame, Turn};
 
 use crate::az::{visit_policy, AzParams};
+pub use crate::config::GameBounds;
 use crate::config::TrainConfig;
 use crate::net::{DualNet, NetSpec};
 use crate::replay::Sample;
@@ -46,18 +47,6 @@ pub fn outcome_for<G: Game>(game: &G, state: &G::State, p: Player) -> f32 {
     let (lo, hi) = game.facts().reward_bounds;
     let r = game.returns(state).get(p);
     (((r - lo) / (hi - lo)) * 2.0 - 1.0).clamp(-1.0, 1.0) as f32
-}
-
-/// How each self-play game starts and ends.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct GameBounds {
-    /// Plies at the start chosen uniformly at random among the legal moves, without a
-    /// search and without a training sample (the Geister paper's random initial placement:
-    /// its two set-up plies).
-    pub random_plies: usize,
-    /// Plies after which the game is stopped and scored as a draw (0: the game's own
-    /// limit). Random plies count.
-    pub max_plies: usize,
 }
 
 /// Plays one self-play game with seed `seed`; returns its samples and the final state.
