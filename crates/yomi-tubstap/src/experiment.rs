@@ -48,9 +48,11 @@ pub fn table1(games: usize, seed: u64) -> RoundRobin {
     RoundRobin::new(TABLE1_AGENTS).games(games).seed(seed)
 }
 
-/// The base name of a spec (`dlmc:m=20` → `dlmc`), to match the paper's rows.
+/// The base name of a spec or label (`dlmc:m=20` → `dlmc`, and a copy of an agent playing
+/// itself, `dlmc#2`, → `dlmc`), to match the paper's rows and its self-play diagonal.
 fn base(spec: &str) -> &str {
-    spec.split(':').next().unwrap_or(spec)
+    let name = spec.split(':').next().unwrap_or(spec);
+    name.split('#').next().unwrap_or(name)
 }
 
 /// Win–draw–loss of `row` against `col` in `result` (by the agents' spec strings).

@@ -55,3 +55,27 @@ fn dlmc_beats_random_play() {
         "{wdl:?}"
     );
 }
+
+#[test]
+fn self_play_is_reported_beside_the_papers_diagonal() {
+    let game = maps::standard();
+    let mut result = RoundRobin::new(["dlmc:m=6,n=4", "dlmc:m=6,n=4"])
+        .games(2)
+        .seed(3)
+        .quiet(true)
+        .run(&game, &registry())
+        .unwrap();
+    assert_eq!(result.agents, ["dlmc:m=6,n=4", "dlmc:m=6,n=4#2"]);
+    // The full-size run's labels are the bare names, `dlmc` and its copy `dlmc#2`.
+    let bare = |label: &str| label.replace(":m=6,n=4", "");
+    result.agents = result.agents.iter().map(|a| bare(a)).collect();
+    for r in &mut result.records {
+        r.seats = r.seats.iter().map(|a| bare(a)).collect();
+    }
+    let table = paper_comparison(&result);
+    // The copy is matched to the paper's DLMC-against-DLMC cell.
+    assert!(
+        table.contains("| dlmc vs dlmc#2 | ") && table.contains("385-220-395"),
+        "{table}"
+    );
+}
