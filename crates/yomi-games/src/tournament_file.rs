@@ -271,22 +271,40 @@ mod tests {
     #[test]
     fn shipped_experiment_files_name_their_shipped_records() {
         let experiments = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../experiments");
-        for (file, records, shipped) in [
-            (
+        // (experiment file, its `out`, the records shipped: the same file or gzipped)
+        let mut files: Vec<[String; 3]> = [
+            [
                 "tubstap-table1.toml",
                 "tubstap-table1.jsonl",
                 "tubstap-table1.jsonl",
-            ),
-            (
+            ],
+            [
                 "tubstap.toml",
                 "tubstap-table3.jsonl",
                 "tubstap-table3.jsonl.gz",
-            ),
-        ] {
+            ],
+            [
+                "tubstap-time.toml",
+                "tubstap-time.jsonl",
+                "tubstap-time.jsonl",
+            ],
+        ]
+        .map(|row| row.map(String::from))
+        .to_vec();
+        for a in ["uct-pw", "dlmc", "dlmc-m1", "dlmc-m2", "dlmc-m12"] {
+            let stem = format!("tubstap-table3-diagonal/{a}");
+            let jsonl = format!("{stem}.jsonl");
+            files.push([format!("{stem}.toml"), jsonl.clone(), jsonl]);
+        }
+        for [file, records, shipped] in &files {
             let f = TournamentFile::read(&experiments.join(file)).unwrap();
             assert_eq!(f.round_robin.out, Some(experiments.join(records)), "{file}");
             assert!(experiments.join(shipped).is_file(), "{file}: {shipped}");
             assert_eq!(f.game, "tubstap:standard", "{file}");
+            // Every agent resolves on the map (a typo in a spec fails here, not hours in).
+            f.round_robin
+                .resolve(&yomi_tubstap::maps::standard(), &yomi_tubstap::registry())
+                .unwrap_or_else(|e| panic!("{file}: {e}"));
         }
     }
 }

@@ -18,13 +18,18 @@
 //! groups' instances becomes their sum. Literals whose variables are all head variables
 //! stay in the rule. Where the product was small anyway (a group with one or two instances
 //! per head), the views cost more than they save, so [`ground`] judges every split on the
-//! grounding it gives and grounds again with the unprofitable ones undone. A rule is left alone when it has fewer than two such groups (nothing
-//! to gain) or when a group reads a head variable that none of its positive literals binds
-//! (the auxiliary rule would be unsafe). Sancho and ggp-base reach the same effect on
+//! grounding it gives and grounds again with the unprofitable ones undone. A rule is left alone when it has no such group, or one that is the
+//! whole body, a single literal or reads `does` (nothing to gain, or a move literal the
+//! reasoner indexes would hide behind a view), or when a group reads a head variable that
+//! none of its positive literals binds (the auxiliary rule would be unsafe). One group
+//! beside literals over other head variables splits too: hex's union of groups,
+//! `(<= (next (connected ?k ?m ?n)) (transfer ?e) (true (connected ?e ?m ?n)) (true (step
+//! ?k)))`, is one conjunction per (k, e, m, n) unsplit and a view per (m, n) over `e`
+//! split. Sancho and ggp-base reach the same effect on
 //! their propnets through condensation of rule bodies; here it is a rewrite of the
 //! normalised rules, so the grounder, the compiled reasoner and the fallback all see it.
 
-use crate::ast::{Atom, Sym, Term};
+use crate::ast::{kw, Atom, Sym, Term};
 use crate::error::GdlError;
 use crate::fxhash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::ground::Grounding;
@@ -63,11 +68,19 @@ pub(crate) fn ground(desc: &Description) -> (Option<Description>, Result<Groundi
     };
     let (unpaid, excess) = unprofitable(&first, &g);
     // Grounding again costs as much as the first time (seconds on kalaha): only worth it
-    // when the unprofitable views weigh on the grounding.
-    if unpaid.is_empty() || excess.saturating_mul(REGROUND_SHARE) < g.rules.len() as u64 {
+    // when the unprofitable views weigh on the grounding; a rule split into one view that
+    // did not pay is put back even when it weighs little (its view only adds a layer:
+    // dobutsu shogi's and nim's `legal` rules ran 10-15 % slower split, best of three).
+    let heavy = excess.saturating_mul(REGROUND_SHARE) >= g.rules.len() as u64;
+    let undo: HashSet<usize> = if heavy {
+        unpaid
+    } else {
+        unpaid.intersection(&first.single).copied().collect()
+    };
+    if undo.is_empty() {
         return (Some(first.desc), Ok(g));
     }
-    match split_disconnected(desc, &unpaid) {
+    match split_disconnected(desc, &undo) {
         None => (None, Grounding::new(desc)),
         Some(second) => {
             let g = Grounding::new(&second.desc);
@@ -81,6 +94,8 @@ pub(crate) fn ground(desc: &Description) -> (Option<Description>, Result<Groundi
 struct Split {
     desc: Description,
     origin: HashMap<Sym, usize>,
+    /// The rules split into one view (beside literals over other head variables).
+    single: HashSet<usize>,
 }
 
 /// The rules (indices into the original description) whose split did not pay in the
@@ -133,6 +148,7 @@ fn unprofitable(split: &Split, g: &Grounding) -> (HashSet<usize>, u64) {
 fn split_disconnected(desc: &Description, keep: &HashSet<usize>) -> Option<Split> {
     let mut out: Option<Description> = None;
     let mut origin: HashMap<Sym, usize> = HashMap::default();
+    let mut single = HashSet::default();
     let mut rules = Vec::with_capacity(desc.rules.len());
     let mut next_aux = 0usize;
     for (i, r) in desc.rules.iter().enumerate() {
@@ -146,6 +162,9 @@ fn split_disconnected(desc: &Description, keep: &HashSet<usize>) -> Option<Split
             rules.extend(desc.rules[..i].iter().cloned());
         }
         let d = out.get_or_insert_with(|| desc.clone());
+        if groups.len() == 1 {
+            single.insert(i);
+        }
         let head_vars = vars_of_atom(&r.head);
         let mut main: Vec<NLit> = Vec::new();
         let mut in_group = vec![false; r.body.len()];
@@ -211,11 +230,16 @@ fn split_disconnected(desc: &Description, keep: &HashSet<usize>) -> Option<Split
     d.sccs = sccs;
     d.scc_of = scc_of;
     d.unstratified = unstratified;
-    Some(Split { desc: d, origin })
+    Some(Split {
+        desc: d,
+        origin,
+        single,
+    })
 }
 
 /// The groups of body literals (indices) joined by non-head variables, when there are at
-/// least two and each binds the head variables it reads; `None` otherwise.
+/// least two (or one, beside literals over other head variables) and each binds the head
+/// variables it reads; `None` otherwise.
 fn groups(r: &NRule) -> Option<Vec<Vec<usize>>> {
     if r.body.len() < 2 {
         return None;
@@ -264,7 +288,20 @@ fn groups(r: &NRule) -> Option<Vec<Vec<usize>>> {
             }
         }
     }
-    if groups.len() < 2 {
+    // One group pays as well when the rest of the body ranges over head variables the
+    // group does not hold: hex's `(<= (next (connected ?k ?m ?n)) (transfer ?e) (true
+    // (connected ?e ?m ?n)) (true (step ?k)))` grounds to one conjunction per (k, e, m, n),
+    // 531,441 of them, and split to a view per (m, n) over e plus a rule per (k, m, n):
+    // 13,122. A group that reads `does` stays (a `next` rule keeps its move literal, which
+    // the reasoner indexes), and so does a lone literal (a view of one literal gains
+    // nothing over the literal).
+    let single_pays = groups.len() == 1
+        && groups[0].len() >= 2
+        && other_head_variables(r, &groups[0], &local)
+        && !groups[0]
+            .iter()
+            .any(|&l| matches!(&r.body[l], NLit::Pos(a) | NLit::Neg(a) if a.rel == kw::DOES));
+    if groups.len() < 2 && !single_pays {
         return None;
     }
     // Safety of each auxiliary rule: every variable it reads is bound by one of its
@@ -287,6 +324,22 @@ fn groups(r: &NRule) -> Option<Vec<Vec<usize>>> {
         }
     }
     Some(groups)
+}
+
+/// Whether a literal outside every group (`local` false) reads a head variable that the
+/// literals of `group` do not: then a view of the group has fewer instances than the rule.
+fn other_head_variables(r: &NRule, group: &[usize], local: &[bool]) -> bool {
+    let mut in_group = HashSet::default();
+    for &l in group {
+        for_each_var(&r.body[l], &mut |v| {
+            in_group.insert(v);
+        });
+    }
+    let mut other = false;
+    for (lit, _) in r.body.iter().zip(local).filter(|&(_, &is_local)| !is_local) {
+        for_each_var(lit, &mut |v| other |= !in_group.contains(&v));
+    }
+    other
 }
 
 fn vars_of_atom(a: &Atom) -> HashSet<u32> {
@@ -349,11 +402,75 @@ mod tests {
             Description::from_kif(WALKERS).unwrap().rules.len()
         );
         let connected = Description::from_kif(
-            "(role a) (init (p 1)) (<= (legal a (m ?x)) (true (p ?x)) (true (q ?x ?y)) (true (p ?y)))
+            "(role a) (init (p 1)) (<= (legal a (m ?x)) (true (q ?x ?y)) (true (p ?y)))
              (<= (next (p ?x)) (does a (m ?x))) (<= terminal (true (p 2))) (goal a 100)",
         )
         .unwrap();
         assert!(split_disconnected(&connected, &HashSet::default()).is_none());
+    }
+
+    #[test]
+    fn one_group_beside_other_head_variables_splits_unless_it_reads_does() {
+        // Hex's group union in small: `k` (the step) only meets the rest in the head.
+        const UNION: &str = "(role a) (n 1) (n 2) (n 3) (n 4) (n 5) (n 6)
+             (init (step 1)) (init (conn 1 1))
+             (<= (legal a (put ?c)) (n ?c) (not (true (conn 1 ?c))))
+             (<= (moved ?e) (does a (put ?c)) (true (conn ?e ?c)))
+             (<= (next (conn ?k ?c)) (moved ?e) (true (conn ?e ?c)) (true (step ?k)))
+             (<= (next (conn ?k ?c)) (true (conn ?k ?c)))
+             (succ 1 2) (succ 2 3) (<= (next (step ?k)) (true (step ?j)) (succ ?j ?k))
+             (<= terminal (true (conn 1 6))) (goal a 100)";
+        let d = Description::from_kif(UNION).unwrap();
+        let s = split_disconnected(&d, &HashSet::default())
+            .expect("the union rule splits")
+            .desc;
+        assert_eq!(s.rules.len(), d.rules.len() + 1, "{}", rules_text(&s));
+        let (plain, split) = (Grounding::new(&d).unwrap(), Grounding::new(&s).unwrap());
+        assert!(
+            split.rules.len() < plain.rules.len(),
+            "{} ground rules split, {} not",
+            split.rules.len(),
+            plain.rules.len()
+        );
+        // The same rule with the move literal in its group is left alone, and so is a
+        // group that is the whole body (`moved`).
+        let with_does = UNION.replace(
+            "(moved ?e) (true (conn ?e ?c)) (true (step ?k))",
+            "(does a (put ?e)) (true (conn ?e ?c)) (true (step ?k))",
+        );
+        let d = Description::from_kif(&with_does).unwrap();
+        assert!(
+            split_disconnected(&d, &HashSet::default()).is_none(),
+            "{}",
+            rules_text(&d)
+        );
+    }
+
+    #[test]
+    fn one_view_that_does_not_pay_is_undone_however_light() {
+        // Dobutsu shogi's drop rule in small: one count per piece in hand, so the view
+        // over `?n` has as many instances as the rule it came from. The view adds one
+        // ground rule to about 50, too few to ground again for by weight alone.
+        let d = Description::from_kif(
+            "(role a) (pc x) (pc y) (init (hand x 1)) (init (hand y 0))
+             (init (empty 1)) (init (empty 2)) (init (empty 3)) (init (empty 4)) (init (empty 5))
+             (init (empty 6)) (init (empty 7)) (init (empty 8)) (init (empty 9)) (init (empty 10))
+             (<= (legal a (put ?c ?p)) (true (empty ?c)) (true (hand ?p ?n)) (distinct ?n 0))
+             (<= (next (empty ?c)) (true (empty ?c)) (not (filled ?c)))
+             (<= (filled ?c) (does a (put ?c ?p)))
+             (<= (next (hand ?p ?n)) (true (hand ?p ?n)))
+             (<= terminal (not (true (empty 1))))
+             (goal a 100)",
+        )
+        .unwrap();
+        let first = split_disconnected(&d, &HashSet::default()).expect("the drop rule splits");
+        assert_eq!(first.single.len(), 1);
+        let (split, g) = ground(&d);
+        assert!(split.is_none(), "the one-view split was kept");
+        assert_eq!(
+            g.unwrap().rules.len(),
+            Grounding::new(&d).unwrap().rules.len()
+        );
     }
 
     #[test]
