@@ -381,21 +381,27 @@ mod tests {
     /// two groups, but the second reads head variables it does not bind (not split).
     const WALKERS: &str = include_str!("../tests/data/walkers.kif");
 
-    #[test]
-    fn independent_parts_of_a_body_become_views_and_ground_to_the_sum() {
-        let d = Description::from_kif(WALKERS).unwrap();
-        let s = split_disconnected(&d, &HashSet::default())
-            .expect("the goal rules split")
+    /// Splits `d`, checks that it gained `views` auxiliary rules and grounds to fewer
+    /// rules than unsplit.
+    fn assert_splits_smaller(d: &Description, views: usize) {
+        let s = split_disconnected(d, &HashSet::default())
+            .expect("a rule splits")
             .desc;
-        // Two goal rules gain two views each.
-        assert_eq!(s.rules.len(), d.rules.len() + 4, "{}", rules_text(&s));
-        let (plain, split) = (Grounding::new(&d).unwrap(), Grounding::new(&s).unwrap());
+        assert_eq!(s.rules.len(), d.rules.len() + views, "{}", rules_text(&s));
+        let (plain, split) = (Grounding::new(d).unwrap(), Grounding::new(&s).unwrap());
         assert!(
             split.rules.len() < plain.rules.len(),
             "{} ground rules split, {} not",
             split.rules.len(),
             plain.rules.len()
         );
+    }
+
+    #[test]
+    fn independent_parts_of_a_body_become_views_and_ground_to_the_sum() {
+        let d = Description::from_kif(WALKERS).unwrap();
+        // Two goal rules gain two views each.
+        assert_splits_smaller(&d, 4);
         // Unchanged: the original description, and a description without such rules.
         assert_eq!(
             d.rules.len(),
@@ -411,33 +417,18 @@ mod tests {
 
     #[test]
     fn one_group_beside_other_head_variables_splits_unless_it_reads_does() {
-        // Hex's group union in small: `k` (the step) only meets the rest in the head.
-        const UNION: &str = "(role a) (n 1) (n 2) (n 3) (n 4) (n 5) (n 6)
-             (init (step 1)) (init (conn 1 1))
-             (<= (legal a (put ?c)) (n ?c) (not (true (conn 1 ?c))))
-             (<= (moved ?e) (does a (put ?c)) (true (conn ?e ?c)))
-             (<= (next (conn ?k ?c)) (moved ?e) (true (conn ?e ?c)) (true (step ?k)))
-             (<= (next (conn ?k ?c)) (true (conn ?k ?c)))
-             (succ 1 2) (succ 2 3) (<= (next (step ?k)) (true (step ?j)) (succ ?j ?k))
-             (<= terminal (true (conn 1 6))) (goal a 100)";
+        // Hex's group union in small: `?k` (the step) meets the group `?e` only in the
+        // head of the `next` rule of `conn`; no other rule splits.
+        const UNION: &str = include_str!("../tests/data/union.kif");
         let d = Description::from_kif(UNION).unwrap();
-        let s = split_disconnected(&d, &HashSet::default())
-            .expect("the union rule splits")
-            .desc;
-        assert_eq!(s.rules.len(), d.rules.len() + 1, "{}", rules_text(&s));
-        let (plain, split) = (Grounding::new(&d).unwrap(), Grounding::new(&s).unwrap());
-        assert!(
-            split.rules.len() < plain.rules.len(),
-            "{} ground rules split, {} not",
-            split.rules.len(),
-            plain.rules.len()
-        );
-        // The same rule with the move literal in its group is left alone, and so is a
-        // group that is the whole body (`moved`).
+        assert_splits_smaller(&d, 1);
+        // The same rule with the move literal in its group is left alone (and a group
+        // that is the whole body, `transfer`, always is).
         let with_does = UNION.replace(
-            "(moved ?e) (true (conn ?e ?c)) (true (step ?k))",
+            "(transfer ?e) (true (conn ?e ?c)) (true (step ?k))",
             "(does a (put ?e)) (true (conn ?e ?c)) (true (step ?k))",
         );
+        assert_ne!(with_does, UNION);
         let d = Description::from_kif(&with_does).unwrap();
         assert!(
             split_disconnected(&d, &HashSet::default()).is_none(),
