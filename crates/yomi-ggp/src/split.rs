@@ -18,16 +18,18 @@
 //! groups' instances becomes their sum. Literals whose variables are all head variables
 //! stay in the rule. Where the product was small anyway (a group with one or two instances
 //! per head), the views cost more than they save, so [`ground`] judges every split on the
-//! grounding it gives and grounds again with the unprofitable ones undone. A rule is left alone when it has no such group, or one that is the
-//! whole body, a single literal or reads `does` (nothing to gain, or a move literal the
-//! reasoner indexes would hide behind a view), or when a group reads a head variable that
-//! none of its positive literals binds (the auxiliary rule would be unsafe). One group
-//! beside literals over other head variables splits too: hex's union of groups,
+//! grounding it gives and grounds again with the unprofitable ones undone.
+//!
+//! One group beside literals over other head variables splits too: hex's union of groups,
 //! `(<= (next (connected ?k ?m ?n)) (transfer ?e) (true (connected ?e ?m ?n)) (true (step
-//! ?k)))`, is one conjunction per (k, e, m, n) unsplit and a view per (m, n) over `e`
-//! split. Sancho and ggp-base reach the same effect on
-//! their propnets through condensation of rule bodies; here it is a rewrite of the
-//! normalised rules, so the grounder, the compiled reasoner and the fallback all see it.
+//! ?k)))`, is one conjunction per (k, e, m, n) unsplit and, split, a view per (m, n) over
+//! `e` and a rule per (k, m, n). A rule is left alone when it has no such group, or only
+//! one that is the whole body, a single literal or reads `does` (nothing to gain, or a move
+//! literal the reasoner indexes would hide behind a view), or when a group reads a head
+//! variable that none of its positive literals binds (the auxiliary rule would be unsafe).
+//! Sancho and ggp-base reach the same effect on their propnets through condensation of
+//! rule bodies; here it is a rewrite of the normalised rules, so the grounder, the compiled
+//! reasoner and the fallback all see it.
 
 use crate::ast::{kw, Atom, Sym, Term};
 use crate::error::GdlError;
