@@ -24,10 +24,10 @@ if [ -n "${GAMES:-}" ]; then GAMES_FLAG="--games $GAMES"; fi
   echo "what they say about its \"fewer draws\" claim, are discussed in \`experiments/tubstap-table3.md\`."
 } > "$REPORT.tmp"
 for a in uct-pw dlmc dlmc-m1 dlmc-m2 dlmc-m12; do
+  { echo; echo "## $a against itself"; echo; } >> "$REPORT.tmp"
   # shellcheck disable=SC2086
   "$YOMI" tubstap experiment "$DIR/$a.toml" --threads "$THREADS" --quiet --markdown $GAMES_FLAG \
-    > "$DIR/$a.md"
-  { echo; echo "## $a against itself"; echo; cat "$DIR/$a.md"; } >> "$REPORT.tmp"
+    >> "$REPORT.tmp"
 done
 mv "$REPORT.tmp" "$REPORT"
 cat "$REPORT"
