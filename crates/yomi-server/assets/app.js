@@ -248,11 +248,13 @@ function draw() {
     pre.textContent = v.text;
     board.appendChild(pre);
   }
-  if (v.setup && S.legal.some((l) => l.text.startsWith('SET:'))) drawSetup(svg);
+  const setupBox = v.setup && S.legal.some((l) => l.text.startsWith('SET:')) ? drawSetup(svg) : null;
 
   // Controls: pass / end turn / a legal list for moves that are not on the board.
   const controls = $('controls');
   controls.innerHTML = '';
+  // Put in synchronously, so the confirm button is never missing between two draws.
+  if (setupBox) controls.appendChild(setupBox);
   for (const l of parsed) {
     if (l.m || l.text.startsWith('SET:')) continue;
     if (v.style === 'connect4' || v.style === 'gdl-facts' || v.style === 'text' || v.style === 'gdl-grid') continue;
@@ -300,10 +302,10 @@ function draw() {
 }
 
 // Geister's set-up screen: click 4 of your ghosts to make them red, then confirm.
+// Marks the ghosts on the board and returns the confirm box for the controls.
 let redPick = new Set();
 function drawSetup(svg) {
   const letters = S.view.setup.letters;
-  const controls = $('controls');
   const box = document.createElement('div');
   box.id = 'setup-box';
   box.innerHTML = '<b>Set-up:</b> click 4 of your ghosts to make them red. ';
@@ -316,8 +318,7 @@ function drawSetup(svg) {
     redPick = new Set();
   };
   box.appendChild(ok);
-  setTimeout(() => controls.prepend(box), 0);
-  if (!svg) return;
+  if (!svg) return box;
   for (const [letter, idx] of letters) {
     const g = svg.querySelector(`[data-cell="${idx}"]`);
     if (!g) continue;
@@ -326,6 +327,7 @@ function drawSetup(svg) {
     const piece = g.querySelector('.piece');
     if (piece) piece.setAttribute('fill', redPick.has(letter) ? '#c52424' : '#2457c5');
   }
+  return box;
 }
 
 function onBoardClick(e) {

@@ -38,6 +38,8 @@ fn enabled(test: &str) -> bool {
 /// The start of every panic message about the WebDriver connection itself (chromedriver
 /// gone, a connection closed without a reply), as opposed to a failed check of the page.
 const TRANSPORT: &str = "webdriver transport:";
+/// The key under which WebDriver (W3C) returns an element reference.
+const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 /// One browser at a time: the tests also run inside the workspace's `cargo test`, whose
 /// harness runs tests on parallel threads, and two Chromiums on two cores make timings
@@ -275,6 +277,7 @@ impl Browser {
         }
     }
 
+    /// The id of the first element matching `css`, waiting up to 30 s for one to appear.
     fn element(&self, css: &str) -> String {
         let t = Instant::now();
         loop {
@@ -283,11 +286,9 @@ impl Browser {
                 "/element",
                 Some(json!({"using": "css selector", "value": css})),
             );
-            if let Some(id) = v
-                .as_object()
-                .and_then(|o| o.values().next())
-                .and_then(Value::as_str)
-            {
+            // Only the W3C element reference is an id: an error ("no such element") is
+            // an object too, and must be waited out, not clicked.
+            if let Some(id) = v[ELEMENT_KEY].as_str() {
                 return id.to_string();
             }
             assert!(
@@ -299,10 +300,19 @@ impl Browser {
     }
 
     /// A real click (WebDriver element click) on the first element matching `css`.
+    /// A page redraw between finding and clicking leaves a stale reference: find it again.
     fn click(&self, css: &str) {
-        let id = self.element(css);
-        let r = self.cmd("POST", &format!("/element/{id}/click"), Some(json!({})));
-        assert!(r.is_null(), "click {css}: {r}");
+        for _ in 0..20 {
+            let id = self.element(css);
+            let r = self.cmd("POST", &format!("/element/{id}/click"), Some(json!({})));
+            if r["error"] == json!("stale element reference") {
+                std::thread::sleep(Duration::from_millis(50));
+                continue;
+            }
+            assert!(r.is_null(), "click {css}: {r}");
+            return;
+        }
+        panic!("click {css}: the element went stale 20 times");
     }
 
     fn type_into(&self, css: &str, text: &str) {
