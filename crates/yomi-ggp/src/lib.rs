@@ -62,7 +62,7 @@ pub use error::{GdlError, RuleError};
 pub use game::{GdlGame, GdlMove};
 pub use parse::parse;
 pub use prover::{Prover, ProverState};
-pub use reasoner::{GdlState, Reasoner, ReasonerStats};
+pub use reasoner::{GdlState, Hoisting, Reasoner, ReasonerStats};
 pub use validate::Description;
 
 /// The agents for GDL games: the core agents (MCTS, flat Monte Carlo, alpha-beta, random,

@@ -1043,10 +1043,15 @@ fn published_move(game: &GdlGame, state: &GdlState, role: usize, stop: &StopSign
 const AGENT_POLL: Duration = Duration::from_millis(2);
 
 /// The search's own time budget when `think` seconds may be used: it stops a little
-/// before the hard deadline so that its move, not the fallback, wins the race (10 % of the
-/// thinking time plus 10 ms earlier).
+/// before the hard deadline so that its move, not the fallback, wins the race: 10 % of the
+/// thinking time plus 10 ms earlier, at most 0.25 s (the player's margin already covers the
+/// network), so a 5 s play clock searches 4.25 s, not 4.04 s (Sancho searches about 4.5 s
+/// of it). The tenth is what a search whose iterations are slow (a playout of tens of
+/// milliseconds, read against the clock every 64 of them) needs to hand over its move
+/// when the player stops it.
 fn search_time(think: f64) -> f64 {
-    (think * 0.9 - 0.01).max(0.005)
+    let slack = (think * 0.1 + 0.01).min(0.25);
+    (think - slack).max(0.005)
 }
 
 /// Builds the agent of `spec` with the thinking time set for `mcts`.
@@ -1199,5 +1204,27 @@ mod ponder_tests {
                 assert!(visits <= 1, "{visits}: an untold agent starts afresh");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod clock_tests {
+    use super::search_time;
+
+    /// Short clocks keep a tenth for the hand-over, long ones at most 0.25 s.
+    #[test]
+    fn the_search_uses_the_clock_but_stops_before_the_deadline() {
+        // 0.5 s of thinking (a 1 s clock): 10 % plus 10 ms earlier, as before.
+        assert!((search_time(0.5) - 0.44).abs() < 1e-9);
+        // A 5 s play clock less the 0.5 s margin: 4.25 s of search, 0.25 s to hand over.
+        assert!((search_time(4.5) - 4.25).abs() < 1e-9);
+        let mut last = 0.0;
+        for i in 1..=600 {
+            let think = i as f64 * 0.1;
+            let t = search_time(think);
+            assert!(t < think - 0.01 && t >= last, "{think} s: {t} s");
+            last = t;
+        }
+        assert!(search_time(0.001) > 0.0);
     }
 }

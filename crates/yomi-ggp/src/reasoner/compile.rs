@@ -10,8 +10,8 @@
 use std::collections::HashMap;
 
 use super::{
-    get, put, Conj, Incremental, Program, Programs, Reasoner, ReasonerStats, CYCLE, GUARDED,
-    MAX_SWITCHES, NONE, OP_GUARD, OP_PRESET, OP_SLOT, PRESET, SAMPLE_STEPS, TURN_TERMINAL,
+    get, put, Conj, Hoisting, Incremental, Program, Programs, Reasoner, ReasonerStats, CYCLE,
+    GUARDED, MAX_SWITCHES, NONE, OP_GUARD, OP_PRESET, OP_SLOT, PRESET, SAMPLE_STEPS, TURN_TERMINAL,
 };
 use crate::ast::{kw, Term};
 use crate::error::GdlError;
@@ -147,6 +147,14 @@ impl Reasoner {
     /// [`GdlError::Game`] when the game is too large to ground, has more roles than
     /// [`yomi_core::MAX_PLAYERS`], or no initial state.
     pub fn new(desc: &Description) -> Result<Self, GdlError> {
+        Self::with_hoisting(desc, Hoisting::Timed)
+    }
+
+    /// [`Reasoner::new`] with guard hoisting as asked (the tests compare both ways).
+    ///
+    /// # Errors
+    /// As [`Reasoner::new`].
+    pub fn with_hoisting(desc: &Description, hoisting: Hoisting) -> Result<Self, GdlError> {
         if desc.roles.len() > yomi_core::MAX_PLAYERS {
             return Err(GdlError::Game(format!(
                 "{} roles; at most {} are supported",
@@ -331,211 +339,276 @@ impl Reasoner {
         for (r, a, p) in does_pairs {
             does[r][action_index[&a] as usize] = p;
         }
-        // Cones of what each phase needs.
-        let cone = |targets: &[u32], stop: &[bool]| -> Vec<bool> {
-            let mut seen = vec![false; nprops];
-            let mut stack: Vec<u32> = targets.to_vec();
-            while let Some(p) = stack.pop() {
-                let pi = p as usize;
-                if seen[pi] || input[pi] || stop[pi] || val[pi] != Val::Unknown {
-                    continue;
-                }
-                seen[pi] = true;
-                for lits in &by_head[pi] {
-                    for &l in lits {
-                        stack.push(l >> 1);
+        // Views guarded by one base proposition are compiled without it (`hoist`): not
+        // the propositions read from outside (legal moves, goals, `terminal`, `next`).
+        let hoisted = if hoisting == Hoisting::Off {
+            None
+        } else {
+            let mut external = vec![false; nprops];
+            for &(p, _) in legal.iter().flatten().chain(goals.iter().flatten()) {
+                external[p as usize] = true;
+            }
+            if terminal != NONE {
+                external[terminal as usize] = true;
+            }
+            let next_props = base_words * 64..2 * base_words * 64;
+            let rewritable: Vec<bool> = (0..nprops)
+                .map(|p| {
+                    !input[p] && val[p] == Val::Unknown && !external[p] && !next_props.contains(&p)
+                })
+                .collect();
+            let mut hoisted_heads = by_head.clone();
+            let n = super::hoist::hoist_guards(
+                &mut hoisted_heads,
+                &rewritable,
+                base_terms.len(),
+                super::hoist::MIN_GUARD_READERS,
+                super::hoist::GUARD_OUTLIER,
+            );
+            (n > 0).then_some((hoisted_heads, n))
+        };
+        // Everything after folding, from the rules per proposition: run once, or twice
+        // when hoisting applies and the clock decides (see `Hoisting`).
+        let build = |by_head: Vec<Vec<Vec<u32>>>,
+                     hoisted_views: usize|
+         -> Result<Reasoner, GdlError> {
+            let (roles, role_names, base_terms, base_index) = (
+                roles.clone(),
+                role_names.clone(),
+                base_terms.clone(),
+                base_index.clone(),
+            );
+            let (actions, action_text, action_index) =
+                (actions.clone(), action_text.clone(), action_index.clone());
+            let (legal, does, noop, goals) =
+                (legal.clone(), does.clone(), noop.clone(), goals.clone());
+            // Cones of what each phase needs.
+            let cone = |targets: &[u32], stop: &[bool]| -> Vec<bool> {
+                let mut seen = vec![false; nprops];
+                let mut stack: Vec<u32> = targets.to_vec();
+                while let Some(p) = stack.pop() {
+                    let pi = p as usize;
+                    if seen[pi] || input[pi] || stop[pi] || val[pi] != Val::Unknown {
+                        continue;
+                    }
+                    seen[pi] = true;
+                    for lits in &by_head[pi] {
+                        for &l in lits {
+                            stack.push(l >> 1);
+                        }
                     }
                 }
+                seen
+            };
+            let none = vec![false; nprops];
+            let mut tl_targets: Vec<u32> = legal.iter().flatten().map(|&(p, _)| p).collect();
+            if terminal != NONE {
+                tl_targets.push(terminal);
             }
-            seen
-        };
-        let none = vec![false; nprops];
-        let mut tl_targets: Vec<u32> = legal.iter().flatten().map(|&(p, _)| p).collect();
-        if terminal != NONE {
-            tl_targets.push(terminal);
-        }
-        let need_state = cone(&tl_targets, &none);
-        let goal_targets: Vec<u32> = goals.iter().flatten().map(|&(p, _)| p).collect();
-        let need_goal = cone(&goal_targets, &need_state);
-        let next_targets: Vec<u32> = (0..base_terms.len() as u32)
-            .map(|b| (base_words * 64) as u32 + b)
-            .collect();
-        let need_move = cone(&next_targets, &need_state);
-        // Topological order of the remaining propositions (components, dependencies first).
-        let deps: Vec<Vec<usize>> = (0..nprops)
-            .map(|p| {
-                if input[p] || val[p] != Val::Unknown {
-                    return Vec::new();
-                }
-                let mut d: Vec<usize> = by_head[p]
-                    .iter()
-                    .flatten()
-                    .map(|&l| (l >> 1) as usize)
-                    .filter(|&q| !input[q] && val[q] == Val::Unknown)
-                    .collect();
-                d.sort_unstable();
-                d.dedup();
-                d
-            })
-            .collect();
-        let comps = crate::graph::tarjan(&deps);
-        // Recursive components are evaluated as monotone fixpoints: negation inside one
-        // (a sheet not stratified even once grounded) has no such meaning.
-        let mut comp_of = vec![usize::MAX; nprops];
-        for (i, c) in comps.iter().enumerate() {
-            for &p in c {
-                comp_of[p] = i;
-            }
-        }
-        for c in comps
-            .iter()
-            .filter(|c| c.len() > 1 || deps[c[0]].contains(&c[0]))
-        {
-            for &p in c {
-                for lits in &by_head[p] {
-                    if let Some(&l) = lits
+            let need_state = cone(&tl_targets, &none);
+            let goal_targets: Vec<u32> = goals.iter().flatten().map(|&(p, _)| p).collect();
+            let need_goal = cone(&goal_targets, &need_state);
+            let next_targets: Vec<u32> = (0..base_terms.len() as u32)
+                .map(|b| (base_words * 64) as u32 + b)
+                .collect();
+            let need_move = cone(&next_targets, &need_state);
+            // Topological order of the remaining propositions (components, dependencies first).
+            let deps: Vec<Vec<usize>> = (0..nprops)
+                .map(|p| {
+                    if input[p] || val[p] != Val::Unknown {
+                        return Vec::new();
+                    }
+                    let mut d: Vec<usize> = by_head[p]
                         .iter()
-                        .find(|&&l| l & 1 == 1 && comp_of[(l >> 1) as usize] == comp_of[p])
-                    {
-                        let text = |q: u32| {
-                            g.atoms
-                                .iter()
-                                .enumerate()
-                                .find(|&(i, _)| prop_of[i] == q)
-                                .map_or_else(String::new, |(_, (rel, args))| {
-                                    let t = if args.is_empty() {
-                                        Term::Sym(*rel)
-                                    } else {
-                                        Term::Fn(*rel, args.clone())
-                                    };
-                                    desc.term_text(&t)
-                                })
-                        };
-                        return Err(GdlError::Game(format!(
-                            "negation is not stratified even between ground atoms: {} depends on \
-                             (not {}), which depends on it",
-                            text(p as u32),
-                            text(l >> 1)
-                        )));
+                        .flatten()
+                        .map(|&l| (l >> 1) as usize)
+                        .filter(|&q| !input[q] && val[q] == Val::Unknown)
+                        .collect();
+                    d.sort_unstable();
+                    d.dedup();
+                    d
+                })
+                .collect();
+            let comps = crate::graph::tarjan(&deps);
+            // Recursive components are evaluated as monotone fixpoints: negation inside one
+            // (a sheet not stratified even once grounded) has no such meaning.
+            let mut comp_of = vec![usize::MAX; nprops];
+            for (i, c) in comps.iter().enumerate() {
+                for &p in c {
+                    comp_of[p] = i;
+                }
+            }
+            for c in comps
+                .iter()
+                .filter(|c| c.len() > 1 || deps[c[0]].contains(&c[0]))
+            {
+                for &p in c {
+                    for lits in &by_head[p] {
+                        if let Some(&l) = lits
+                            .iter()
+                            .find(|&&l| l & 1 == 1 && comp_of[(l >> 1) as usize] == comp_of[p])
+                        {
+                            let text = |q: u32| {
+                                g.atoms
+                                    .iter()
+                                    .enumerate()
+                                    .find(|&(i, _)| prop_of[i] == q)
+                                    .map_or_else(String::new, |(_, (rel, args))| {
+                                        let t = if args.is_empty() {
+                                            Term::Sym(*rel)
+                                        } else {
+                                            Term::Fn(*rel, args.clone())
+                                        };
+                                        desc.term_text(&t)
+                                    })
+                            };
+                            return Err(GdlError::Game(format!(
+                                "negation is not stratified even between ground atoms: {} depends on \
+                                 (not {}), which depends on it",
+                                text(p as u32),
+                                text(l >> 1)
+                            )));
+                        }
                     }
                 }
             }
-        }
-        let phase = |need: &[bool]| -> Vec<u32> {
-            let mut out = Vec::new();
-            for c in &comps {
-                let members: Vec<u32> = c.iter().filter(|&&p| need[p]).map(|&p| p as u32).collect();
-                if members.is_empty() {
+            let phase = |need: &[bool]| -> Vec<u32> {
+                let mut out = Vec::new();
+                for c in &comps {
+                    let members: Vec<u32> =
+                        c.iter().filter(|&&p| need[p]).map(|&p| p as u32).collect();
+                    if members.is_empty() {
+                        continue;
+                    }
+                    let cyclic = c.len() > 1 || deps[c[0]].contains(&c[0]);
+                    if cyclic {
+                        out.push(CYCLE);
+                        out.push(members.len() as u32);
+                    }
+                    out.extend(members);
+                }
+                out
+            };
+            let phase_state = phase(&need_state);
+            let phase_goal = phase(&need_goal);
+            let phase_move = phase(&need_move);
+            // Flatten the rules.
+            let mut rules = vec![(0u32, 0u32); nprops];
+            let mut conj = Vec::new();
+            let mut lits = Vec::new();
+            for p in 0..nprops {
+                if input[p] || val[p] != Val::Unknown {
                     continue;
                 }
-                let cyclic = c.len() > 1 || deps[c[0]].contains(&c[0]);
-                if cyclic {
-                    out.push(CYCLE);
-                    out.push(members.len() as u32);
+                let start = conj.len() as u32;
+                for ls in &by_head[p] {
+                    let s = lits.len() as u32;
+                    lits.extend(ls.iter().copied());
+                    conj.push((s, lits.len() as u32));
                 }
-                out.extend(members);
+                rules[p] = (start, conj.len() as u32);
             }
-            out
-        };
-        let phase_state = phase(&need_state);
-        let phase_goal = phase(&need_goal);
-        let phase_move = phase(&need_move);
-        // Flatten the rules.
-        let mut rules = vec![(0u32, 0u32); nprops];
-        let mut conj = Vec::new();
-        let mut lits = Vec::new();
-        for p in 0..nprops {
-            if input[p] || val[p] != Val::Unknown {
-                continue;
+            let mut words = nprops.div_ceil(64).max(2 * base_words);
+            let mut legal_word = Vec::with_capacity(legal.len());
+            for l in &legal {
+                legal_word.push(words);
+                words += l.len().div_ceil(64);
             }
-            let start = conj.len() as u32;
-            for ls in &by_head[p] {
-                let s = lits.len() as u32;
-                lits.extend(ls.iter().copied());
-                conj.push((s, lits.len() as u32));
+            let mut template = vec![0u64; words].into_boxed_slice();
+            for &p in &const_true {
+                put(&mut template, p, true);
             }
-            rules[p] = (start, conj.len() as u32);
-        }
-        let mut words = nprops.div_ceil(64).max(2 * base_words);
-        let mut legal_word = Vec::with_capacity(legal.len());
-        for l in &legal {
-            legal_word.push(words);
-            words += l.len().div_ceil(64);
-        }
-        let mut template = vec![0u64; words].into_boxed_slice();
-        for &p in &const_true {
-            put(&mut template, p, true);
-        }
-        let init: Vec<u32> = g
-            .init
-            .iter()
-            .filter_map(|t| base_index.get(t).copied())
-            .collect();
-        let count = |ph: &[u32]| ph.iter().filter(|&&p| p != CYCLE).count();
-        let stats = ReasonerStats {
-            ground_rules: g.rules.len(),
-            base: base_terms.len(),
-            state_phase: count(&phase_state),
-            move_phase: count(&phase_move),
-            goal_phase: count(&phase_goal),
-            literals: lits.len(),
-            does_indexed: 0,
-            fanout_per_step: 0,
-            phase_conjunctions: 0,
-            incremental: false,
-            guarded_legal: 0,
-            switches: 0,
-            programs: false,
-            ground_time,
-            ground_work: g.work,
-            fallback: None,
+            let init: Vec<u32> = g
+                .init
+                .iter()
+                .filter_map(|t| base_index.get(t).copied())
+                .collect();
+            let count = |ph: &[u32]| ph.iter().filter(|&&p| p != CYCLE).count();
+            let stats = ReasonerStats {
+                ground_rules: g.rules.len(),
+                base: base_terms.len(),
+                state_phase: count(&phase_state),
+                move_phase: count(&phase_move),
+                goal_phase: count(&phase_goal),
+                literals: lits.len(),
+                does_indexed: 0,
+                fanout_per_step: 0,
+                phase_conjunctions: 0,
+                incremental: false,
+                guarded_legal: 0,
+                hoisted_views,
+                switches: 0,
+                programs: false,
+                ground_time,
+                ground_work: g.work,
+                fallback: None,
+            };
+            let mut reasoner = Reasoner {
+                desc: desc.clone(),
+                roles,
+                role_names,
+                words,
+                base_words,
+                base_terms,
+                base_index,
+                actions,
+                action_text,
+                action_index,
+                legal,
+                legal_word,
+                does,
+                noop,
+                goals,
+                terminal,
+                rules,
+                conj,
+                lits,
+                cj: Vec::new(),
+                phase_state,
+                phase_goal,
+                phase_move,
+                does_index: Vec::new(),
+                does_frame: Vec::new(),
+                frame_masks: Vec::new(),
+                does_conj: Vec::new(),
+                does_lits: Vec::new(),
+                does_heads: Vec::new(),
+                template,
+                init,
+                inc: Incremental::default(),
+                progs: Programs::default(),
+                stats,
+                lazy: None,
+            };
+            reasoner.finish_conjunctions();
+            reasoner.order_by_sampled_truth();
+            reasoner.finish_conjunctions();
+            reasoner.index_by_does(&input);
+            reasoner.build_incremental();
+            reasoner.choose_evaluator();
+            reasoner.build_programs();
+            reasoner.time_evaluators();
+            Ok(reasoner)
         };
-        let mut reasoner = Reasoner {
-            desc: desc.clone(),
-            roles,
-            role_names,
-            words,
-            base_words,
-            base_terms,
-            base_index,
-            actions,
-            action_text,
-            action_index,
-            legal,
-            legal_word,
-            does,
-            noop,
-            goals,
-            terminal,
-            rules,
-            conj,
-            lits,
-            cj: Vec::new(),
-            phase_state,
-            phase_goal,
-            phase_move,
-            does_index: Vec::new(),
-            does_frame: Vec::new(),
-            frame_masks: Vec::new(),
-            does_conj: Vec::new(),
-            does_lits: Vec::new(),
-            does_heads: Vec::new(),
-            template,
-            init,
-            inc: Incremental::default(),
-            progs: Programs::default(),
-            stats,
-            lazy: None,
-        };
-        reasoner.finish_conjunctions();
-        reasoner.order_by_sampled_truth();
-        reasoner.finish_conjunctions();
-        reasoner.index_by_does(&input);
-        reasoner.build_incremental();
-        reasoner.choose_evaluator();
-        reasoner.build_programs();
-        reasoner.time_evaluators();
-        Ok(reasoner)
+        match (hoisting, hoisted) {
+            (_, None) => build(by_head, 0),
+            (Hoisting::On, Some((heads, n))) => build(heads, n),
+            (_, Some((heads, n))) => {
+                let mut plain = build(by_head, 0)?;
+                let mut hoisted = build(heads, n)?;
+                // Fastest of a few alternated runs each (load only ever slows a run).
+                let mut best = [f64::INFINITY; 2];
+                for _ in 0..TIMING_RUNS {
+                    best[0] = best[0].min(plain.time_chosen());
+                    best[1] = best[1].min(hoisted.time_chosen());
+                }
+                Ok(if best[1] * TIMING_MARGIN < best[0] {
+                    hoisted
+                } else {
+                    plain
+                })
+            }
+        }
     }
 
     /// The lazy fallback evaluator (`crate::lazy`) for any game, whether or not it grounds:
@@ -1103,6 +1176,16 @@ impl Reasoner {
             estimate
         };
         self.stats.incremental = self.inc.on;
+    }
+
+    /// Seconds per random step with the evaluator chosen, as [`Reasoner::time_evaluators`]
+    /// times it (one run).
+    fn time_chosen(&mut self) -> f64 {
+        if self.lazy.is_some() {
+            return f64::INFINITY;
+        }
+        let on = self.inc.on;
+        self.time_steps(on)
     }
 
     /// Seconds per random step with the incremental evaluator on or off (see

@@ -20,7 +20,8 @@
 //! leaves zero flips its conjunction and marks its head, and marked heads are re-decided
 //! in topological order (an OR of conjunction bits); no conjunction body is evaluated
 //! again. Legal moves guarded by the turn are compiled without the guard (see
-//! `Incremental`). Fresh states (initial state, parsed states) are evaluated in full.
+//! `Incremental`), and so are views whose every rule tests one base proposition (`hoist`:
+//! escort latch's moves come through such a view). Fresh states (initial state, parsed states) are evaluated in full.
 //!
 //! **Plain evaluation**: every proposition of a phase is evaluated in topological order
 //! with short-circuiting. Without recursive components the phases are compiled into
@@ -61,6 +62,7 @@
 //!   the sampled literal order, the `does` index, building the incremental network and
 //!   the switch programs, and the choice of evaluator ([`Reasoner::new`],
 //!   [`Reasoner::new_fallback`], [`Reasoner::set_incremental`]): `compile`;
+//! - guard hoisting, a rewrite of the folded rules before the phases are cut: `hoist`;
 //! - running: making states, legal moves, the mover, `step` (plain, programs or
 //!   incremental), the move phase, goals and rewards, and the self-check
 //!   [`Reasoner::derived_values_consistent`]: `run`;
@@ -69,7 +71,8 @@
 //!
 //! Dependencies go one way: `compile` uses `run` (sampled games order the literals and
 //! choose the evaluator); `run` uses nothing from `compile`; `run` and `compile` call
-//! `fallback`, which uses `crate::lazy`, which uses nothing from the reasoner.
+//! `fallback`, which uses `crate::lazy`, which uses nothing from the reasoner; `compile`
+//! calls `hoist`, which uses nothing.
 //!
 //! # Threads
 //! A compiled [`Reasoner`] is immutable while it plays: every play-time method takes
@@ -80,6 +83,7 @@
 
 mod compile;
 mod fallback;
+mod hoist;
 mod run;
 
 use std::collections::HashMap;
@@ -313,6 +317,21 @@ struct Conj {
     rest: (u32, u32),
 }
 
+/// Whether views whose every rule tests one base proposition are compiled without it
+/// (`hoist`). Values are the same either way; only the speed differs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Hoisting {
+    /// Where hoisting applies, compile both ways and keep the faster by the clock (more
+    /// than 10 % faster, fastest of three alternated runs each): escort latch and ttcc4
+    /// run 2.5-3.6× faster hoisted, tic-tac-toe, hitori and crisscross 5-25 % slower.
+    #[default]
+    Timed,
+    /// Hoist wherever it applies.
+    On,
+    /// Never hoist.
+    Off,
+}
+
 /// Sizes of the compiled program.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ReasonerStats {
@@ -340,6 +359,8 @@ pub struct ReasonerStats {
     /// Legal propositions the incremental network compiles without their guard (the
     /// literal all their rules share, `(true (control ?role))` in most turn-taking games).
     pub guarded_legal: usize,
+    /// Views compiled without the base proposition all their rules test (`hoist`).
+    pub hoisted_views: usize,
     /// Base propositions plain evaluation is specialised on (`control` in most
     /// turn-taking games): one program per combination of their values.
     pub switches: usize,
