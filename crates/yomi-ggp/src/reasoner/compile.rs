@@ -572,6 +572,9 @@ impl Reasoner {
                 frame_masks: Vec::new(),
                 does_conj: Vec::new(),
                 does_lits: Vec::new(),
+                does_scan: Vec::new(),
+                scan_words: Vec::new(),
+                scan_groups: Vec::new(),
                 does_heads: Vec::new(),
                 template,
                 init,
@@ -673,6 +676,9 @@ impl Reasoner {
             frame_masks: Vec::new(),
             does_conj: Vec::new(),
             does_lits: Vec::new(),
+            does_scan: Vec::new(),
+            scan_words: Vec::new(),
+            scan_groups: Vec::new(),
             does_heads: Vec::new(),
             template: Box::new([]),
             init: Vec::new(),
@@ -1292,6 +1298,7 @@ impl Reasoner {
             self.rules[p].1 = a + n;
         }
         self.does_index = vec![(0, 0, 0); nprops];
+        self.does_scan = vec![(0, 0, 0); nprops];
         self.does_frame = vec![NONE; nprops];
         let bw = self.base_words;
         let nbase = self.base_terms.len() as u32;
@@ -1309,9 +1316,14 @@ impl Reasoner {
             // Within each part, conjunctions that test the same literal first (the least
             // likely to hold) are adjacent: one failed test skips the group (pacman's
             // pellets: one group per square pacman may stand on).
+            // Before the frame part, the groups whose first literal is a positive base
+            // proposition come first: `does_scan` finds those by word masks.
+            let scannable =
+                |rest: &[u32]| rest.first().is_some_and(|&l| l & 1 == 0 && l >> 1 < nbase);
             list.sort_by_key(|(head, rest)| {
                 (
                     frame_of(*head, rest).is_some(),
+                    !scannable(rest),
                     rest.first().copied().unwrap_or(NONE),
                 )
             });
@@ -1349,7 +1361,30 @@ impl Reasoner {
                 self.does_frame[d] = self.frame_masks.len() as u32;
                 self.frame_masks.extend(mask);
             }
-            self.does_index[d] = (start, plain_end.unwrap_or(end), end);
+            self.does_index[d] = (start, mid, end);
+            // The scanned groups: one bit per group in the word of its first literal.
+            let words_start = self.scan_words.len() as u32;
+            let mut i = start;
+            while i < mid {
+                let (_, (ls, le), group_end) = self.does_conj[i as usize];
+                let lits = &self.does_lits[ls as usize..le as usize];
+                if !scannable(lits) {
+                    break;
+                }
+                let p = lits[0] >> 1;
+                let (w, bit) = (p / 64, p % 64);
+                if self.scan_words.len() as u32 == words_start
+                    || self.scan_words.last().is_some_and(|e| e.0 != w)
+                {
+                    self.scan_words.push((w, 0, self.scan_groups.len() as u32));
+                }
+                if let Some(e) = self.scan_words.last_mut() {
+                    e.1 |= 1 << bit;
+                }
+                self.scan_groups.push(i);
+                i = group_end;
+            }
+            self.does_scan[d] = (words_start, self.scan_words.len() as u32, i);
         }
         self.does_heads = (0..nprops as u32)
             .filter(|&p| is_head[p as usize])

@@ -161,6 +161,18 @@ pub struct Reasoner {
     /// (skipped at once when it fails).
     does_conj: Vec<(u32, (u32, u32), u32)>,
     does_lits: Vec<u32>,
+    /// Per `does` proposition: the groups of its indexed conjunctions (before the frame
+    /// part) whose first literal is a positive base proposition, as a range of
+    /// `scan_words`, and the index in `does_conj` where the other groups start. A move of
+    /// a board game has one such group per square its piece may stand on
+    /// (`(next (explorer ?x2 ?y2)) <= (does ..) (true (explorer ?x ?y)) ..`): instead of a
+    /// test per group, one AND per base word finds the groups whose literal holds.
+    does_scan: Vec<(u32, u32, u32)>,
+    /// Base word, mask of the base propositions that start a group, and the offset in
+    /// `scan_groups` of the first of those groups (the others follow in bit order).
+    scan_words: Vec<(u32, u64, u32)>,
+    /// Group starts in `does_conj`, in the order `scan_words` names them.
+    scan_groups: Vec<u32>,
     /// The heads of indexed conjunctions (cleared before each move).
     does_heads: Vec<u32>,
     template: Box<[u64]>,

@@ -232,10 +232,10 @@ impl Reasoner {
             };
             // The frame conjunctions (`(next b) <= (does ..) (true b)`, from `mid` on) are
             // applied below as word masks, not forced one head at a time.
-            let Some(&(cs, mid, _)) = self.does_index.get(d as usize) else {
+            let Some(&(_, mid, _)) = self.does_index.get(d as usize) else {
                 continue;
             };
-            self.fire_does(bits, cs, mid, |bits, head| {
+            self.fire_move(bits, d, mid, |bits, head| {
                 let h = inc.head_of[head as usize] as usize;
                 bits[inc.forced + h / 64] |= 1 << (h % 64);
                 bits[inc.dirty_heads + h / 64] |= 1 << (h % 64);
@@ -356,6 +356,36 @@ impl Reasoner {
             && all[counts.clone()] == cur[counts]
     }
 
+    /// Calls `fire` with the head of every indexed conjunction of the `does` proposition
+    /// `d` before `to` (its frame part's start or its end) that holds in `bits`: the
+    /// groups whose first literal is a positive base proposition by word masks
+    /// (`does_scan`), the rest one group at a time.
+    #[inline(always)]
+    fn fire_move(&self, bits: &mut [u64], d: u32, to: u32, mut fire: impl FnMut(&mut [u64], u32)) {
+        let (a, b, rest) = self.does_scan[d as usize];
+        for &(w, m, off) in &self.scan_words[a as usize..b as usize] {
+            let mut x = bits[w as usize] & m;
+            while x != 0 {
+                let bit = x.trailing_zeros();
+                let rank = (m & ((1u64 << bit) - 1)).count_ones();
+                let g = self.scan_groups[(off + rank) as usize] as usize;
+                let group_end = self.does_conj[g].2 as usize;
+                // The group's first literal holds: test the others.
+                for i in g..group_end {
+                    let (head, (ls, le), _) = self.does_conj[i];
+                    if self.does_lits[ls as usize + 1..le as usize]
+                        .iter()
+                        .all(|&l| holds(bits, l))
+                    {
+                        fire(bits, head);
+                    }
+                }
+                x &= x - 1;
+            }
+        }
+        self.fire_does(bits, rest, to, fire);
+    }
+
     /// Calls `fire` with the head of every indexed conjunction in `does_conj[s..e]` that
     /// holds in `bits`, skipping a group of conjunctions at once when the literal they
     /// all test first fails.
@@ -389,10 +419,10 @@ impl Reasoner {
                 let Some(&d) = self.does[r].get(a as usize) else {
                     continue;
                 };
-                let Some(&(s, e, _)) = self.does_index.get(d as usize) else {
+                let Some(&(_, mid, _)) = self.does_index.get(d as usize) else {
                     continue;
                 };
-                self.fire_does(bits, s, e, |bits, head| put(bits, head, true));
+                self.fire_move(bits, d, mid, |bits, head| put(bits, head, true));
                 let f = self.does_frame[d as usize];
                 if f != NONE {
                     let masks = &self.frame_masks[f as usize..f as usize + bw];
@@ -413,10 +443,10 @@ impl Reasoner {
             let Some(&d) = self.does[r].get(a as usize) else {
                 continue;
             };
-            let Some(&(s, _, e)) = self.does_index.get(d as usize) else {
+            let Some(&(_, _, e)) = self.does_index.get(d as usize) else {
                 continue;
             };
-            self.fire_does(bits, s, e, |bits, head| put(bits, head, true));
+            self.fire_move(bits, d, e, |bits, head| put(bits, head, true));
         }
         self.run(&self.phase_move, bits);
     }
