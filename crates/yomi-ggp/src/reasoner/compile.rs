@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 
 use super::{
-    get, put, Conj, Hoisting, Incremental, Program, Programs, Reasoner, ReasonerStats, CYCLE,
+    get, put, Conj, Hoisting, Incremental, Program, Programs, Reasoner, ReasonerStats, Scan, CYCLE,
     GUARDED, MAX_SWITCHES, NONE, OP_GUARD, OP_PRESET, OP_SLOT, PRESET, SAMPLE_STEPS, TURN_TERMINAL,
 };
 use crate::ast::{kw, Term};
@@ -55,7 +55,12 @@ struct Folded {
 /// square). Every head's bit (and legal-move bit) is cleared by the constant words, except
 /// heads of indexed conjunctions, which keep what those set.
 #[allow(clippy::type_complexity)]
-fn emit_phase(phase: &[Folded], val: &[Val], needed: &[bool]) -> (Vec<(u32, u64, u64)>, Vec<u32>) {
+fn emit_phase(
+    phase: &[Folded],
+    val: &[Val],
+    needed: &[bool],
+    nbase: u32,
+) -> (Vec<(u32, u64, u64)>, Vec<u32>, Scan) {
     let mut consts: std::collections::BTreeMap<u32, (u64, u64)> = Default::default();
     let mut konst = |q: u32, v: bool| {
         if q != NONE {
@@ -103,8 +108,55 @@ fn emit_phase(phase: &[Folded], val: &[Val], needed: &[bool]) -> (Vec<(u32, u64,
         let flags = if f.slot != NONE { OP_SLOT } else { 0 } | if f.preset { OP_PRESET } else { 0 };
         ops[start] = ((ops.len() - start) as u32) << 3 | flags;
     };
+    // Leaf conjunctions whose first literal is a positive base proposition go to the scan
+    // (by first literal); a leaf's other conjunctions stay in the ops.
+    let scannable = |c: &[u32]| c.first().is_some_and(|&l| l & 1 == 0 && l >> 1 < nbase);
+    let mut scanned: Vec<(u32, u32, u32, &[u32])> = Vec::new();
+    let mut rest_of: Vec<Folded> = Vec::new();
+    for f in &kept {
+        if read.contains(&f.p) || !f.conjs.iter().any(|c| scannable(c)) {
+            continue;
+        }
+        for c in f.conjs.iter().filter(|c| scannable(c)) {
+            scanned.push((c[0] >> 1, f.p, f.slot, &c[1..]));
+        }
+        rest_of.push(Folded {
+            p: f.p,
+            preset: f.preset,
+            slot: f.slot,
+            conjs: f.conjs.iter().filter(|c| !scannable(c)).cloned().collect(),
+        });
+    }
+    let mut scan = Scan::default();
+    scanned.sort_by_key(|e| e.0);
+    for (i, &(b, head, slot, lits)) in scanned.iter().enumerate() {
+        if i == 0 || scanned[i - 1].0 != b {
+            let (w, bit) = (b / 64, b % 64);
+            if scan.words.last().is_none_or(|e| e.0 != w) {
+                scan.words.push((w, 0, scan.groups.len() as u32));
+            }
+            if let Some(e) = scan.words.last_mut() {
+                e.1 |= 1 << bit;
+            }
+            let at = scan.entries.len() as u32;
+            scan.groups.push((at, at));
+        }
+        let s = scan.lits.len() as u32;
+        scan.lits.extend_from_slice(lits);
+        scan.entries.push((head, slot, s, scan.lits.len() as u32));
+        if let Some(g) = scan.groups.last_mut() {
+            g.1 = scan.entries.len() as u32;
+        }
+    }
+    let rest_of: std::collections::HashMap<u32, Folded> =
+        rest_of.into_iter().map(|f| (f.p, f)).collect();
     let mut leaves: Vec<(u32, &Folded)> = Vec::new();
     for f in kept {
+        let f = rest_of.get(&f.p).unwrap_or(f);
+        if f.conjs.is_empty() {
+            // All its conjunctions are scanned.
+            continue;
+        }
         if read.contains(&f.p) {
             head(&mut ops, f, NONE);
         } else {
@@ -137,7 +189,7 @@ fn emit_phase(phase: &[Folded], val: &[Val], needed: &[bool]) -> (Vec<(u32, u64,
         k += n;
     }
     let consts = consts.into_iter().map(|(w, (m, v))| (w, m, v)).collect();
-    (consts, ops)
+    (consts, ops, scan)
 }
 
 impl Reasoner {
@@ -1009,8 +1061,11 @@ impl Reasoner {
                 }
             }
             let mut prog = Program::default();
-            (prog.state_const, prog.state_ops) = emit_phase(&state, &val, &needed);
-            (prog.move_const, prog.move_ops) = emit_phase(&moves, &val, &vec![true; nprops]);
+            let nbase = self.base_terms.len() as u32;
+            (prog.state_const, prog.state_ops, prog.state_scan) =
+                emit_phase(&state, &val, &needed, nbase);
+            (prog.move_const, prog.move_ops, prog.move_scan) =
+                emit_phase(&moves, &val, &vec![true; nprops], nbase);
             progs.push(prog);
         }
         let mut clear: std::collections::BTreeMap<u32, u64> = Default::default();

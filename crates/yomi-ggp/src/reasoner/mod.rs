@@ -311,8 +311,26 @@ struct Programs {
 struct Program {
     state_const: Vec<(u32, u64, u64)>,
     state_ops: Vec<u32>,
+    state_scan: Scan,
     move_const: Vec<(u32, u64, u64)>,
     move_ops: Vec<u32>,
+    move_scan: Scan,
+}
+
+/// The conjunctions of a phase's leaf heads (heads no other head of the phase reads: legal
+/// moves, `next`) whose first literal is a positive base proposition, found by word masks
+/// after the ops have run: one AND per base word picks the conjunctions whose first
+/// literal holds (`(<= (next (piece ?p ?v ?x)) (true (piece ?p ?v ?x)) ..)`: the pieces
+/// on the board, not every square), instead of a test of each.
+#[derive(Clone, Debug, Default)]
+struct Scan {
+    /// Base word, mask of the first literals in it, offset in `groups` of the first.
+    words: Vec<(u32, u64, u32)>,
+    /// Per first literal, in bit order: a range of `entries`.
+    groups: Vec<(u32, u32)>,
+    /// Head, legal-move slot (or NONE), the other literals as a range of `lits`.
+    entries: Vec<(u32, u32, u32, u32)>,
+    lits: Vec<u32>,
 }
 
 /// Flags a guarded head's legal-move slot in `Incremental::head_slot`.

@@ -8,7 +8,7 @@
 //! number of threads may run one reasoner at once.
 
 use super::{
-    get, holds, put, GdlState, Program, Reasoner, CYCLE, GUARDED, NONE, OP_GUARD, OP_PRESET,
+    get, holds, put, GdlState, Program, Reasoner, Scan, CYCLE, GUARDED, NONE, OP_GUARD, OP_PRESET,
     OP_SLOT, PRESET, TURN_SIMULTANEOUS, TURN_TERMINAL,
 };
 
@@ -51,6 +51,32 @@ fn exec(ops: &[u32], bits: &mut [u64]) {
                 break;
             }
             j += 1 + n;
+        }
+    }
+}
+
+/// Runs a phase's scanned leaf conjunctions (see `Scan`): each whose first literal holds
+/// in `bits` and whose other literals hold sets its head (and legal-move slot).
+#[inline]
+fn run_scan(scan: &Scan, bits: &mut [u64]) {
+    for &(w, m, off) in &scan.words {
+        let mut x = bits[w as usize] & m;
+        while x != 0 {
+            let bit = x.trailing_zeros();
+            let rank = (m & ((1u64 << bit) - 1)).count_ones();
+            let (a, b) = scan.groups[(off + rank) as usize];
+            for &(head, slot, ls, le) in &scan.entries[a as usize..b as usize] {
+                if scan.lits[ls as usize..le as usize]
+                    .iter()
+                    .all(|&l| holds(bits, l))
+                {
+                    bits[(head >> 6) as usize] |= 1 << (head & 63);
+                    if slot != NONE {
+                        bits[(slot >> 6) as usize] |= 1 << (slot & 63);
+                    }
+                }
+            }
+            x &= x - 1;
         }
     }
 }
@@ -434,6 +460,7 @@ impl Reasoner {
             let prog = self.program(bits);
             put_consts(bits, &prog.move_const);
             exec(&prog.move_ops, bits);
+            run_scan(&prog.move_scan, bits);
             return;
         }
         for &h in &self.does_heads {
@@ -744,6 +771,7 @@ impl Reasoner {
             let prog = self.program(&s.bits);
             put_consts(&mut s.bits, &prog.state_const);
             exec(&prog.state_ops, &mut s.bits);
+            run_scan(&prog.state_scan, &mut s.bits);
         } else {
             self.run(&self.phase_state, &mut s.bits);
             self.fill_legal(&mut s.bits);
