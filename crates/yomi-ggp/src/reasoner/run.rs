@@ -59,23 +59,37 @@ fn exec(ops: &[u32], bits: &mut [u64]) {
 /// in `bits` and whose other literals hold sets its head (and legal-move slot).
 #[inline]
 fn run_scan(scan: &Scan, bits: &mut [u64]) {
-    for &(w, m, off) in &scan.words {
+    for_each_hit(&scan.words, bits, |bits, k| {
+        let (a, b) = scan.groups[k];
+        for &(head, slot, ls, le) in &scan.entries[a as usize..b as usize] {
+            if scan.lits[ls as usize..le as usize]
+                .iter()
+                .all(|&l| holds(bits, l))
+            {
+                bits[(head >> 6) as usize] |= 1 << (head & 63);
+                if slot != NONE {
+                    bits[(slot >> 6) as usize] |= 1 << (slot & 63);
+                }
+            }
+        }
+    });
+}
+
+/// For each (base word, mask, offset) of `words`, calls `hit` with the index `offset +
+/// rank` of every masked bit that is set in `bits` (rank: the masked bits below it), the
+/// lookup shared by the move scan and the leaf scan.
+#[inline(always)]
+fn for_each_hit(
+    words: &[(u32, u64, u32)],
+    bits: &mut [u64],
+    mut hit: impl FnMut(&mut [u64], usize),
+) {
+    for &(w, m, off) in words {
         let mut x = bits[w as usize] & m;
         while x != 0 {
             let bit = x.trailing_zeros();
             let rank = (m & ((1u64 << bit) - 1)).count_ones();
-            let (a, b) = scan.groups[(off + rank) as usize];
-            for &(head, slot, ls, le) in &scan.entries[a as usize..b as usize] {
-                if scan.lits[ls as usize..le as usize]
-                    .iter()
-                    .all(|&l| holds(bits, l))
-                {
-                    bits[(head >> 6) as usize] |= 1 << (head & 63);
-                    if slot != NONE {
-                        bits[(slot >> 6) as usize] |= 1 << (slot & 63);
-                    }
-                }
-            }
+            hit(bits, (off + rank) as usize);
             x &= x - 1;
         }
     }
@@ -389,26 +403,20 @@ impl Reasoner {
     #[inline(always)]
     fn fire_move(&self, bits: &mut [u64], d: u32, to: u32, mut fire: impl FnMut(&mut [u64], u32)) {
         let (a, b, rest) = self.does_scan[d as usize];
-        for &(w, m, off) in &self.scan_words[a as usize..b as usize] {
-            let mut x = bits[w as usize] & m;
-            while x != 0 {
-                let bit = x.trailing_zeros();
-                let rank = (m & ((1u64 << bit) - 1)).count_ones();
-                let g = self.scan_groups[(off + rank) as usize] as usize;
-                let group_end = self.does_conj[g].2 as usize;
-                // The group's first literal holds: test the others.
-                for i in g..group_end {
-                    let (head, (ls, le), _) = self.does_conj[i];
-                    if self.does_lits[ls as usize + 1..le as usize]
-                        .iter()
-                        .all(|&l| holds(bits, l))
-                    {
-                        fire(bits, head);
-                    }
+        for_each_hit(&self.scan_words[a as usize..b as usize], bits, |bits, k| {
+            let g = self.scan_groups[k] as usize;
+            let group_end = self.does_conj[g].2 as usize;
+            // The group's first literal holds: test the others.
+            for i in g..group_end {
+                let (head, (ls, le), _) = self.does_conj[i];
+                if self.does_lits[ls as usize + 1..le as usize]
+                    .iter()
+                    .all(|&l| holds(bits, l))
+                {
+                    fire(bits, head);
                 }
-                x &= x - 1;
             }
-        }
+        });
         self.fire_does(bits, rest, to, fire);
     }
 
