@@ -11,7 +11,8 @@ use std::collections::HashMap;
 
 use super::{
     get, put, Conj, Hoisting, Incremental, Program, Programs, Reasoner, ReasonerStats, Scan, CYCLE,
-    GUARDED, MAX_SWITCHES, NONE, OP_GUARD, OP_PRESET, OP_SLOT, PRESET, SAMPLE_STEPS, TURN_TERMINAL,
+    GUARDED, LAZY_LIT, LAZY_MIN_LITERALS, MAX_LAZY_DEPTH, MAX_SWITCHES, NONE, OP_GUARD, OP_LAZY,
+    OP_PRESET, OP_SHIFT, OP_SLOT, PRESET, SAMPLE_STEPS, SCAN_LAZY, TURN_TERMINAL,
 };
 use crate::ast::{kw, Term};
 use crate::error::GdlError;
@@ -48,19 +49,31 @@ struct Folded {
     conjs: Vec<Vec<u32>>,
 }
 
+/// A folded phase as a program runs it (see `Programs`).
+#[derive(Default)]
+struct Emitted {
+    consts: Vec<(u32, u64, u64)>,
+    ops: Vec<u32>,
+    scan: Scan,
+    /// The views computed lazily: proposition and head in the ops format.
+    lazy: Vec<(u32, Vec<u32>)>,
+}
+
 /// The constant words and ops of a folded phase, leaving out the heads not `needed`.
 /// Heads that no other head of the phase reads (legal moves, `next` propositions) come
 /// last, grouped by a literal all their conjunctions share (least likely first): one
 /// `OP_GUARD` test of it skips the group (in board games, all the moves from an empty
 /// square). Every head's bit (and legal-move bit) is cleared by the constant words, except
-/// heads of indexed conjunctions, which keep what those set.
-#[allow(clippy::type_complexity)]
+/// heads of indexed conjunctions, which keep what those set. Views that `lazy_ok` allows
+/// and that are long enough are left out of the ops and computed on demand (see
+/// `Programs`, *Lazy views*).
 fn emit_phase(
     phase: &[Folded],
     val: &[Val],
     needed: &[bool],
+    lazy_ok: &[bool],
     nbase: u32,
-) -> (Vec<(u32, u64, u64)>, Vec<u32>, Scan) {
+) -> Emitted {
     let mut consts: std::collections::BTreeMap<u32, (u64, u64)> = Default::default();
     let mut konst = |q: u32, v: bool| {
         if q != NONE {
@@ -91,6 +104,60 @@ fn emit_phase(
             read.insert(l >> 1);
         }
     }
+    // Lazy views, decided in topological order: a long view, or one that reads lazy views
+    // (computing it eagerly would compute them all); a view's depth counts the lazy views
+    // under it.
+    let mut depth: HashMap<u32, u32> = HashMap::new();
+    for f in &kept {
+        if !lazy_ok.get(f.p as usize).copied().unwrap_or(false)
+            || f.slot != NONE
+            || f.preset
+            || !read.contains(&f.p)
+        {
+            continue;
+        }
+        let long = f.conjs.iter().map(Vec::len).sum::<usize>() >= LAZY_MIN_LITERALS;
+        let under = f
+            .conjs
+            .iter()
+            .flatten()
+            .filter_map(|l| depth.get(&(l >> 1)));
+        let d = under.max().copied();
+        if (long || d.is_some()) && d.unwrap_or(0) < MAX_LAZY_DEPTH {
+            depth.insert(f.p, 1 + d.unwrap_or(0));
+        }
+    }
+    // A conjunction tests its lazy views last: the other literals are cheap and may fail
+    // first (zhadu's `(true (piece ?p ?v ?x))` before the path from `?x`).
+    let lazy_last: Vec<Folded>;
+    if !depth.is_empty() {
+        lazy_last = kept
+            .iter()
+            .map(|f| Folded {
+                p: f.p,
+                preset: f.preset,
+                slot: f.slot,
+                conjs: f
+                    .conjs
+                    .iter()
+                    .map(|c| {
+                        let mut c = c.clone();
+                        c.sort_by_key(|l| depth.contains_key(&(l >> 1)));
+                        c
+                    })
+                    .collect(),
+            })
+            .collect();
+        kept = lazy_last.iter().collect();
+    }
+    let reads_lazy = |c: &[u32]| c.iter().any(|l| depth.contains_key(&(l >> 1)));
+    let flag = |l: u32| {
+        if depth.contains_key(&(l >> 1)) {
+            l | LAZY_LIT
+        } else {
+            l
+        }
+    };
     let mut ops = Vec::new();
     let head = |ops: &mut Vec<u32>, f: &Folded, drop: u32| {
         let start = ops.len();
@@ -102,12 +169,19 @@ fn emit_phase(
         for c in &f.conjs {
             let n = ops.len();
             ops.push(0);
-            ops.extend(c.iter().filter(|&&l| l != drop));
+            ops.extend(c.iter().filter(|&&l| l != drop).map(|&l| flag(l)));
             ops[n] = (ops.len() - n - 1) as u32;
         }
-        let flags = if f.slot != NONE { OP_SLOT } else { 0 } | if f.preset { OP_PRESET } else { 0 };
-        ops[start] = ((ops.len() - start) as u32) << 3 | flags;
+        let flags = if f.slot != NONE { OP_SLOT } else { 0 }
+            | if f.preset { OP_PRESET } else { 0 }
+            | if f.conjs.iter().any(|c| reads_lazy(c)) {
+                OP_LAZY
+            } else {
+                0
+            };
+        ops[start] = ((ops.len() - start) as u32) << OP_SHIFT | flags;
     };
+    let mut lazy = Vec::new();
     // Leaf conjunctions whose first literal is a positive base proposition go to the scan
     // (by first literal); a leaf's other conjunctions stay in the ops.
     let scannable = |c: &[u32]| c.first().is_some_and(|&l| l & 1 == 0 && l >> 1 < nbase);
@@ -142,7 +216,12 @@ fn emit_phase(
             scan.groups.push((at, at));
         }
         let s = scan.lits.len() as u32;
-        scan.lits.extend_from_slice(lits);
+        scan.lits.extend(lits.iter().map(|&l| flag(l)));
+        let head = if reads_lazy(lits) {
+            head | SCAN_LAZY
+        } else {
+            head
+        };
         scan.entries.push((head, slot, s, scan.lits.len() as u32));
         if let Some(g) = scan.groups.last_mut() {
             g.1 = scan.entries.len() as u32;
@@ -157,13 +236,17 @@ fn emit_phase(
             // All its conjunctions are scanned.
             continue;
         }
-        if read.contains(&f.p) {
+        if depth.contains_key(&f.p) {
+            let mut block = Vec::new();
+            head(&mut block, f, NONE);
+            lazy.push((f.p, block));
+        } else if read.contains(&f.p) {
             head(&mut ops, f, NONE);
         } else {
             let shared = f.conjs[0]
                 .iter()
                 .copied()
-                .find(|l| f.conjs.iter().all(|c| c.contains(l)));
+                .find(|l| !depth.contains_key(&(l >> 1)) && f.conjs.iter().all(|c| c.contains(l)));
             leaves.push((shared.unwrap_or(NONE), f));
         }
     }
@@ -184,12 +267,17 @@ fn emit_phase(
             for &(_, f) in &leaves[k..k + n] {
                 head(&mut ops, f, l);
             }
-            ops[start] = ((ops.len() - start) as u32) << 3 | OP_GUARD;
+            ops[start] = ((ops.len() - start) as u32) << OP_SHIFT | OP_GUARD;
         }
         k += n;
     }
     let consts = consts.into_iter().map(|(w, (m, v))| (w, m, v)).collect();
-    (consts, ops, scan)
+    Emitted {
+        consts,
+        ops,
+        scan,
+        lazy,
+    }
 }
 
 impl Reasoner {
@@ -589,6 +677,7 @@ impl Reasoner {
                 incremental: false,
                 guarded_legal: 0,
                 hoisted_views,
+                lazy_views: 0,
                 switches: 0,
                 programs: false,
                 ground_time,
@@ -641,7 +730,8 @@ impl Reasoner {
             reasoner.index_by_does(&input);
             reasoner.build_incremental();
             reasoner.choose_evaluator();
-            reasoner.build_programs();
+            reasoner.build_programs(true);
+            reasoner.time_lazy_views();
             reasoner.time_evaluators();
             Ok(reasoner)
         };
@@ -943,8 +1033,9 @@ impl Reasoner {
     /// Compiles plain evaluation per value of the switch propositions (`Programs`), unless
     /// the state or move phase has a recursive component. The switches are the (at most
     /// [`MAX_SWITCHES`]) base propositions read by the most state-phase conjunctions, each
-    /// by at least an eighth of them.
-    fn build_programs(&mut self) {
+    /// by at least an eighth of them. With `lazy`, long views only the state phase reads
+    /// are computed on demand (`Programs`, *Lazy views*).
+    fn build_programs(&mut self, lazy: bool) {
         if self.phase_state.contains(&CYCLE) || self.phase_move.contains(&CYCLE) {
             return;
         }
@@ -1012,6 +1103,8 @@ impl Reasoner {
             live[(l >> 1) as usize] = true;
         }
         let mut progs = Vec::new();
+        let (mut lazy_id, mut lazy_count) = (vec![NONE; nprops], 0u32);
+        let (mut lazy_at, mut lazy_ops) = (Vec::new(), Vec::new());
         for key in 0..1usize << switch.len() {
             let mut val = vec![Val::Unknown; nprops];
             for (i, &b) in switch.iter().enumerate() {
@@ -1060,14 +1153,57 @@ impl Reasoner {
                     }
                 }
             }
-            let mut prog = Program::default();
+            // Lazy views: state-phase views nothing outside the state phase reads.
+            let mut lazy_ok: Vec<bool> = live.iter().map(|&l| lazy && !l).collect();
+            for f in &moves {
+                for &l in f.conjs.iter().flatten() {
+                    lazy_ok[(l >> 1) as usize] = false;
+                }
+            }
             let nbase = self.base_terms.len() as u32;
-            (prog.state_const, prog.state_ops, prog.state_scan) =
-                emit_phase(&state, &val, &needed, nbase);
-            (prog.move_const, prog.move_ops, prog.move_scan) =
-                emit_phase(&moves, &val, &vec![true; nprops], nbase);
-            progs.push(prog);
+            let state = emit_phase(&state, &val, &needed, &lazy_ok, nbase);
+            let moves = emit_phase(&moves, &val, &vec![true; nprops], &[], nbase);
+            for (p, block) in state.lazy {
+                if lazy_id[p as usize] == NONE {
+                    lazy_id[p as usize] = lazy_count;
+                    lazy_count += 1;
+                }
+                let id = lazy_id[p as usize] as usize;
+                if lazy_at.len() <= id {
+                    lazy_at.resize(id + 1, NONE);
+                }
+                lazy_at[id] = lazy_ops.len() as u32;
+                lazy_ops.extend(block);
+            }
+            progs.push(Program {
+                state_const: state.consts,
+                state_ops: state.ops,
+                state_scan: state.scan,
+                move_const: moves.consts,
+                move_ops: moves.ops,
+                move_scan: moves.scan,
+                lazy_at: std::mem::take(&mut lazy_at),
+                lazy_ops: std::mem::take(&mut lazy_ops),
+            });
         }
+        // The done bits of the lazy views, after everything else in a state; a program
+        // with lazy views clears them with its constant words.
+        let lazy_done = self.words;
+        if lazy_count > 0 {
+            self.words += (lazy_count as usize).div_ceil(64);
+            let mut t = self.template.to_vec();
+            t.resize(self.words, 0);
+            self.template = t.into_boxed_slice();
+            for prog in &mut progs {
+                prog.lazy_at.resize(lazy_count as usize, NONE);
+                if prog.lazy_at.iter().any(|&a| a != NONE) {
+                    for w in lazy_done..self.words {
+                        prog.state_const.push((w as u32, !0, 0));
+                    }
+                }
+            }
+        }
+        self.stats.lazy_views = lazy_count as usize;
         let mut clear: std::collections::BTreeMap<u32, u64> = Default::default();
         for &h in &self.does_heads {
             *clear.entry(h / 64).or_default() |= 1 << (h % 64);
@@ -1080,6 +1216,8 @@ impl Reasoner {
             progs,
             does_clear: clear.into_iter().collect(),
             live,
+            lazy_id,
+            lazy_done,
         };
     }
 
@@ -1237,6 +1375,53 @@ impl Reasoner {
             estimate
         };
         self.stats.incremental = self.inc.on;
+    }
+
+    /// Keeps the lazy views of the programs only where they make plain steps faster by
+    /// the clock: the programs are compiled again without them and both are timed as
+    /// [`Reasoner::time_evaluators`] times the evaluators (fastest of [`TIMING_RUNS`]
+    /// alternated runs each; the lazy ones must win by [`TIMING_MARGIN`]). A lazy view pays
+    /// when its readers' other literals often fail first (zhadu 2.5-2.9× faster); where
+    /// they mostly hold it is computed anyway, at the price of the test (knightazons
+    /// 20 % slower).
+    fn time_lazy_views(&mut self) {
+        if self.stats.lazy_views == 0 || !self.progs.built {
+            return;
+        }
+        let on = self.inc.on;
+        let mut other = (
+            self.progs.clone(),
+            self.words,
+            self.template.clone(),
+            self.stats.lazy_views,
+        );
+        self.set_lazy_views(false);
+        // Fastest run of each: eager, lazy.
+        let mut best = [f64::INFINITY; 2];
+        let mut lazy_in = false;
+        for round in 0..2 * TIMING_RUNS {
+            let want_lazy = round % 2 == 0;
+            if want_lazy != lazy_in {
+                self.swap_programs(&mut other);
+                lazy_in = want_lazy;
+            }
+            let t = self.time_steps(false);
+            best[want_lazy as usize] = best[want_lazy as usize].min(t);
+        }
+        let keep_lazy = best[1] * TIMING_MARGIN < best[0];
+        if keep_lazy != lazy_in {
+            self.swap_programs(&mut other);
+        }
+        self.inc.on = on;
+    }
+
+    /// Swaps the programs and the state layout they need (see
+    /// [`Reasoner::time_lazy_views`]).
+    fn swap_programs(&mut self, other: &mut (Programs, usize, Box<[u64]>, usize)) {
+        std::mem::swap(&mut self.progs, &mut other.0);
+        std::mem::swap(&mut self.words, &mut other.1);
+        std::mem::swap(&mut self.template, &mut other.2);
+        std::mem::swap(&mut self.stats.lazy_views, &mut other.3);
     }
 
     /// Seconds per random step with the evaluator chosen, as [`Reasoner::time_evaluators`]
@@ -1555,6 +1740,23 @@ impl Reasoner {
         for &(a, b) in &self.rules {
             self.conj[a as usize..b as usize].sort_by(|x, y| conj_pass(y).total_cmp(&conj_pass(x)));
         }
+    }
+
+    /// Compiles the programs again with or without lazy views (`Programs`, *Lazy views*;
+    /// compilation keeps them where the clock finds them faster, see
+    /// [`ReasonerStats::lazy_views`]), and returns whether the programs now have any. The
+    /// values are the same either way. For tests and measurements: the state layout may
+    /// change, so make states after the switch.
+    pub fn set_lazy_views(&mut self, on: bool) -> bool {
+        if !self.progs.built || self.lazy.is_some() {
+            return false;
+        }
+        // The done bits are the last words of a state.
+        let eager_words = self.progs.lazy_done;
+        self.words = eager_words;
+        self.template = self.template[..eager_words].into();
+        self.build_programs(on);
+        self.stats.lazy_views > 0
     }
 
     /// Switches incremental evaluation on or off where the game allows it (no recursive

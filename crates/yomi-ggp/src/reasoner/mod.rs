@@ -27,11 +27,13 @@
 //! with short-circuiting. Without recursive components the phases are compiled into
 //! *programs* specialised on a few switch base propositions (`control` in turn-taking
 //! games; see `Programs`): folded per switch value, trivial views inlined, views nobody
-//! outside the phase reads dropped, and leaf heads (legal moves, `next`) grouped under a
-//! shared literal tested once. Recursive views that survive grounding (connectivity in
-//! hex, say) are evaluated as fixpoints of their strongly connected component (monotone:
-//! negation is stratified), by the generic evaluator that the self-check
-//! [`Reasoner::derived_values_consistent`] also uses.
+//! outside the phase reads dropped, leaf heads (legal moves, `next`) grouped under a
+//! shared literal tested once, and long views that only the state phase reads computed
+//! lazily, when a reader's conjunction first tests them (zhadu's paths over empty cells,
+//! asked for only from the cells its pieces stand on). Recursive views that survive
+//! grounding (connectivity in hex, say) are evaluated as fixpoints of their strongly
+//! connected component (monotone: negation is stratified), by the generic evaluator that
+//! the self-check [`Reasoner::derived_values_consistent`] also uses.
 //!
 //! **State layout.** One `Box<[u64]>` per state: the base propositions (`true` atoms)
 //! first, then the `next` propositions in the same order and the same word alignment, so
@@ -288,10 +290,21 @@ struct Incremental {
 /// states are reachable).
 ///
 /// **Ops** (one flat `u32` array per phase, heads in topological order): a header
-/// `len << 2 | OP_SLOT | OP_PRESET`, the head proposition, with `OP_SLOT` its legal-move
-/// bit (written beside it, so states need no copying of legal propositions into legal-move
-/// bits), then per conjunction its literal count and literals. `OP_PRESET` marks a head
-/// of indexed `does` conjunctions: already true means true.
+/// `len << OP_SHIFT | OP_SLOT | OP_PRESET | OP_LAZY`, the head proposition, with `OP_SLOT`
+/// its legal-move bit (written beside it, so states need no copying of legal propositions
+/// into legal-move bits), then per conjunction its literal count and literals. `OP_PRESET`
+/// marks a head of indexed `does` conjunctions: already true means true; `OP_LAZY` a head
+/// that reads lazy views (their literals carry `LAZY_LIT`).
+///
+/// **Lazy views.** A state-phase view that only other state-phase heads read, and whose
+/// rules are long (at least [`LAZY_MIN_LITERALS`] literals) or read lazy views, is not
+/// computed in the ops:
+/// it is computed the first time a reader's conjunction gets as far as testing it, and a
+/// *done* bit per view (cleared with the program's constant words) remembers that it was.
+/// Zhadu's moves need a path over empty cells, `(canGoBetween ?v ?x ?xn)`, for every
+/// pair of cells, but a legal rule tests it only from the cells its pieces stand on, after
+/// `(true (piece ?p ?v ?x))` held. A lazy view's bit means nothing until its done bit is
+/// set, so lazy views are never live (nothing outside the state phase reads them).
 #[derive(Clone, Debug, Default)]
 struct Programs {
     /// Whether plain steps use them (off for games with recursive components).
@@ -304,6 +317,10 @@ struct Programs {
     /// Per proposition: whether every program computes it when it is in the state phase
     /// (legal, terminal, goals, and what the goal and move phases read).
     live: Vec<bool>,
+    /// Per proposition: its number among the views some program computes lazily, or NONE.
+    lazy_id: Vec<u32>,
+    /// The first word of the lazy views' done bits in a state (bit `k`: view number `k`).
+    lazy_done: usize,
 }
 
 /// One specialisation (see `Programs`): constants as (word, mask, value), then ops.
@@ -315,6 +332,11 @@ struct Program {
     move_const: Vec<(u32, u64, u64)>,
     move_ops: Vec<u32>,
     move_scan: Scan,
+    /// Per lazy-view number: the offset of its head in `lazy_ops`, or NONE where this
+    /// program does not compute it lazily.
+    lazy_at: Vec<u32>,
+    /// The lazy views' heads, in the ops format.
+    lazy_ops: Vec<u32>,
 }
 
 /// The conjunctions of a phase's leaf heads (heads no other head of the phase reads: legal
@@ -328,7 +350,8 @@ struct Scan {
     words: Vec<(u32, u64, u32)>,
     /// Per first literal, in bit order: a range of `entries`.
     groups: Vec<(u32, u32)>,
-    /// Head, legal-move slot (or NONE), the other literals as a range of `lits`.
+    /// Head (with [`SCAN_LAZY`] where the literals read lazy views), legal-move slot (or
+    /// NONE), the other literals as a range of `lits`.
     entries: Vec<(u32, u32, u32, u32)>,
     lits: Vec<u32>,
 }
@@ -339,6 +362,20 @@ const GUARDED: u32 = 1 << 31;
 const OP_SLOT: u32 = 1;
 const OP_PRESET: u32 = 2;
 const OP_GUARD: u32 = 4;
+const OP_LAZY: u32 = 8;
+/// The header's length is shifted past the flags.
+const OP_SHIFT: u32 = 4;
+/// Flags a scanned conjunction whose literals read lazy views (in its head field).
+const SCAN_LAZY: u32 = 1 << 31;
+/// Flags a literal of a lazy view in the ops (in heads marked `OP_LAZY`, in scanned
+/// conjunctions marked `SCAN_LAZY` and in lazy heads): only those look up the view.
+const LAZY_LIT: u32 = 1 << 31;
+/// The fewest literals (over all its conjunctions) of a view computed lazily (see
+/// `Programs`, *Lazy views*): a shorter one costs less than the lazy test.
+const LAZY_MIN_LITERALS: usize = 8;
+/// The longest chain of lazy views reading lazy views (the depth of the recursion that
+/// computes them).
+const MAX_LAZY_DEPTH: u32 = 8;
 
 /// One conjunction as evaluated: `first` and then `lits[rest.0..rest.1]` must all hold.
 #[derive(Clone, Copy, Debug)]
@@ -391,6 +428,10 @@ pub struct ReasonerStats {
     pub guarded_legal: usize,
     /// Views compiled without the base proposition all their rules test (`hoist`).
     pub hoisted_views: usize,
+    /// State-phase views the programs compute only when a reader tests them (`Programs`,
+    /// *Lazy views*); 0 where the clock found the programs faster without
+    /// ([`Reasoner::set_lazy_views`] switches).
+    pub lazy_views: usize,
     /// Base propositions plain evaluation is specialised on (`control` in most
     /// turn-taking games): one program per combination of their values.
     pub switches: usize,

@@ -8,8 +8,8 @@
 //! number of threads may run one reasoner at once.
 
 use super::{
-    get, holds, put, GdlState, Program, Reasoner, Scan, CYCLE, GUARDED, NONE, OP_GUARD, OP_PRESET,
-    OP_SLOT, PRESET, TURN_SIMULTANEOUS, TURN_TERMINAL,
+    get, holds, put, GdlState, Program, Reasoner, Scan, CYCLE, GUARDED, LAZY_LIT, NONE, OP_GUARD,
+    OP_LAZY, OP_PRESET, OP_SHIFT, OP_SLOT, PRESET, SCAN_LAZY, TURN_SIMULTANEOUS, TURN_TERMINAL,
 };
 
 /// Writes the constant words of a program.
@@ -21,14 +21,73 @@ fn put_consts(bits: &mut [u64], consts: &[(u32, u64, u64)]) {
     }
 }
 
+/// What computing lazy views needs (see `Programs`, *Lazy views*): the view numbers, the
+/// program's lazy heads, and where the done bits are.
+#[derive(Clone, Copy)]
+struct LazyViews<'a> {
+    id: &'a [u32],
+    at: &'a [u32],
+    ops: &'a [u32],
+    done: usize,
+}
+
+impl LazyViews<'_> {
+    /// No lazy views (the move phase).
+    const NONE: LazyViews<'static> = LazyViews {
+        id: &[],
+        at: &[],
+        ops: &[],
+        done: 0,
+    };
+
+    /// Whether literal `l` holds, computing its view first when it is a lazy one
+    /// ([`LAZY_LIT`]) not yet computed in this state. Recursion is bounded by
+    /// [`super::MAX_LAZY_DEPTH`].
+    #[inline(always)]
+    fn holds(self, bits: &mut [u64], l: u32) -> bool {
+        if l & LAZY_LIT == 0 {
+            return holds(bits, l);
+        }
+        self.holds_lazy(bits, l & !LAZY_LIT)
+    }
+
+    #[inline(never)]
+    fn holds_lazy(self, bits: &mut [u64], l: u32) -> bool {
+        let p = l >> 1;
+        let id = self.id[p as usize] as usize;
+        let d = (self.done * 64 + id) as u32;
+        if !get(bits, d) {
+            let v = self.eval(bits, self.at[id] as usize);
+            put(bits, p, v);
+            put(bits, d, true);
+        }
+        holds(bits, l)
+    }
+
+    /// The value of the lazy head at `at` in `ops`: whether one of its conjunctions holds.
+    fn eval(self, bits: &mut [u64], at: usize) -> bool {
+        let ops = self.ops;
+        let end = at + (ops[at] >> OP_SHIFT) as usize;
+        let mut j = at + 2;
+        while j < end {
+            let n = ops[j] as usize;
+            if ops[j + 1..j + 1 + n].iter().all(|&l| self.holds(bits, l)) {
+                return true;
+            }
+            j += 1 + n;
+        }
+        false
+    }
+}
+
 /// Runs the ops of a program (see `Programs`). The program's constant words have cleared
 /// its heads already, so a head is written only when one of its conjunctions holds.
 #[inline]
-fn exec(ops: &[u32], bits: &mut [u64]) {
+fn exec(ops: &[u32], bits: &mut [u64], lazy: LazyViews<'_>) {
     let mut i = 0;
     while i < ops.len() {
         let hdr = ops[i];
-        let end = i + (hdr >> 3) as usize;
+        let end = i + (hdr >> OP_SHIFT) as usize;
         if hdr & OP_GUARD != 0 {
             // The block's heads all need the literal: without it they stay false.
             i = if holds(bits, ops[i + 1]) { i + 2 } else { end };
@@ -43,7 +102,13 @@ fn exec(ops: &[u32], bits: &mut [u64]) {
         }
         while j < end {
             let n = ops[j] as usize;
-            if ops[j + 1..j + 1 + n].iter().all(|&l| holds(bits, l)) {
+            let lits = &ops[j + 1..j + 1 + n];
+            let all = if hdr & OP_LAZY != 0 {
+                lits.iter().all(|&l| lazy.holds(bits, l))
+            } else {
+                lits.iter().all(|&l| holds(bits, l))
+            };
+            if all {
                 bits[(p >> 6) as usize] |= 1 << (p & 63);
                 if hdr & OP_SLOT != 0 {
                     bits[(slot >> 6) as usize] |= 1 << (slot & 63);
@@ -58,14 +123,18 @@ fn exec(ops: &[u32], bits: &mut [u64]) {
 /// Runs a phase's scanned leaf conjunctions (see `Scan`): each whose first literal holds
 /// in `bits` and whose other literals hold sets its head (and legal-move slot).
 #[inline]
-fn run_scan(scan: &Scan, bits: &mut [u64]) {
+fn run_scan(scan: &Scan, bits: &mut [u64], lazy: LazyViews<'_>) {
     for_each_hit(&scan.words, bits, |bits, k| {
         let (a, b) = scan.groups[k];
         for &(head, slot, ls, le) in &scan.entries[a as usize..b as usize] {
-            if scan.lits[ls as usize..le as usize]
-                .iter()
-                .all(|&l| holds(bits, l))
-            {
+            let lits = &scan.lits[ls as usize..le as usize];
+            let all = if head & SCAN_LAZY != 0 {
+                lits.iter().all(|&l| lazy.holds(bits, l))
+            } else {
+                lits.iter().all(|&l| holds(bits, l))
+            };
+            if all {
+                let head = head & !SCAN_LAZY;
                 bits[(head >> 6) as usize] |= 1 << (head & 63);
                 if slot != NONE {
                     bits[(slot >> 6) as usize] |= 1 << (slot & 63);
@@ -467,8 +536,8 @@ impl Reasoner {
             }
             let prog = self.program(bits);
             put_consts(bits, &prog.move_const);
-            exec(&prog.move_ops, bits);
-            run_scan(&prog.move_scan, bits);
+            exec(&prog.move_ops, bits, LazyViews::NONE);
+            run_scan(&prog.move_scan, bits, LazyViews::NONE);
             return;
         }
         for &h in &self.does_heads {
@@ -777,9 +846,15 @@ impl Reasoner {
             self.fill_legal_slots(&mut s.bits);
         } else if self.progs.built {
             let prog = self.program(&s.bits);
+            let lazy = LazyViews {
+                id: &self.progs.lazy_id,
+                at: &prog.lazy_at,
+                ops: &prog.lazy_ops,
+                done: self.progs.lazy_done,
+            };
             put_consts(&mut s.bits, &prog.state_const);
-            exec(&prog.state_ops, &mut s.bits);
-            run_scan(&prog.state_scan, &mut s.bits);
+            exec(&prog.state_ops, &mut s.bits, lazy);
+            run_scan(&prog.state_scan, &mut s.bits, lazy);
         } else {
             self.run(&self.phase_state, &mut s.bits);
             self.fill_legal(&mut s.bits);
