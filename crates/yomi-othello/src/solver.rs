@@ -18,6 +18,12 @@
 //!   child: far from the leaves, mobility alone orders badly, and the node count, not the
 //!   node rate, is what decides the time (a third of the nodes on FFO #40-#44).
 //!
+//! From 18 empties, before the exact search, shallow searches from the root (iterative
+//! deepening to `min(10, empties - 12)` plies, the evaluation at the horizon) write their
+//! best moves to the table as hints without bounds for the first 8 plies, and the exact
+//! search tries those first: a short forced win (FFO #59's wipe-out seven plies down) and
+//! the principal lines are then searched first (#45-#49: 3.84 G → 1.33 G nodes).
+//!
 //! The table is shared without locks, so [`Solver::set_threads`] can add helper threads:
 //! all search the same root, and a thread puts off a younger brother another thread is
 //! searching (ABDADA, [`BusyTable`]), so that they spread over the tree;
@@ -300,6 +306,20 @@ const SORT_MIN_EMPTIES: u32 = 7;
 /// 35.568 G nodes against 31.777 G (#51 and #52 halved, #54 18.8 G against 14.7 G), and
 /// on #40-#44 160 M against 139 M: more nodes over #40-#54 as a whole.
 const EVAL_SORT_MIN_EMPTIES: u32 = 12;
+/// Fewest empties of a root position for which shallow searches order the exact search
+/// (see [`Solver::order_by_shallow_searches`]).
+const SHALLOW_MIN_EMPTIES: u32 = 18;
+/// Deepest shallow search, and the empties it leaves: depth `min(SHALLOW_MAX_DEPTH, n -
+/// SHALLOW_LEAVE)` at `n` empties.
+const SHALLOW_MAX_DEPTH: u32 = 10;
+const SHALLOW_LEAVE: u32 = 12;
+/// The shallow best moves are written to the table for the positions of the first
+/// `SHALLOW_STORE_PLIES` plies below the root (deeper, the shallow search looks too few
+/// plies ahead for its move to beat the ordering by evaluation), and never below
+/// `SHALLOW_STORE_MIN_EMPTIES` empties. Chosen among depth 6 to 10 and 4, 6, 8 or all
+/// plies, by nodes on FFO #40-#44, #45-#49 and #59 (see the crate README).
+const SHALLOW_STORE_PLIES: u32 = 8;
+const SHALLOW_STORE_MIN_EMPTIES: u32 = 12;
 /// Fewest empties at which the stop flag and the limits are checked (every node that
 /// stores in the table: an aborted search must not store its meaningless values).
 const STOP_CHECK_MIN_EMPTIES: u32 = TT_MIN_EMPTIES;
@@ -350,6 +370,9 @@ pub struct Solver {
     published: u64,
     deadline: Option<Instant>,
     next_check: u64,
+    /// Fewest empties of a position whose shallow best move is written to the table, for
+    /// the solve under way (see [`SHALLOW_STORE_PLIES`]).
+    shallow_store_min: u32,
 }
 
 /// What a root search found.
@@ -407,6 +430,7 @@ impl Solver {
             published: 0,
             deadline: None,
             next_check: u64::MAX,
+            shallow_store_min: 0,
         }
     }
 
@@ -478,6 +502,7 @@ impl Solver {
         } else {
             0
         };
+        self.order_by_shallow_searches(p, o);
         let r = if helpers == 0 {
             self.root(p, o, alpha, beta)
         } else {
@@ -548,6 +573,7 @@ impl Solver {
             published: 0,
             deadline: self.deadline,
             next_check: CHECK_NODES,
+            shallow_store_min: 0,
         }
     }
 
@@ -572,7 +598,8 @@ impl Solver {
             };
         }
         let mut list = MoveList::new();
-        self.order(p, o, legal, &mut list, 64, empty_count(p, o));
+        let tt_best = self.table.probe(p, o).map_or(64, |e| e.best);
+        self.order(p, o, legal, &mut list, tt_best, empty_count(p, o));
         let mut best = -65;
         let mut best_move = None;
         let mut a = alpha;
@@ -619,6 +646,82 @@ impl Solver {
             best: best_move,
             complete: true,
         }
+    }
+
+    /// Iterative deepening of shallow searches from the root (depth 1 to
+    /// [`SHALLOW_MAX_DEPTH`], the pattern evaluation at the horizon, exact scores where the
+    /// game ends), as Edax and Egaroucid do before their exact search: each writes the best
+    /// move of every position it visits to the table as a hint, with no bounds, and the
+    /// exact search tries that move first. What it finds is a short win (FFO #59: a wipe-out
+    /// seven plies down, which ordering by each child's evaluation alone does not see) and
+    /// the principal lines.
+    fn order_by_shallow_searches(&mut self, p: u64, o: u64) {
+        let n = empty_count(p, o);
+        if n < SHALLOW_MIN_EMPTIES {
+            return;
+        }
+        let depth = SHALLOW_MAX_DEPTH.min(n - SHALLOW_LEAVE);
+        self.shallow_store_min = SHALLOW_STORE_MIN_EMPTIES.max(n - SHALLOW_STORE_PLIES);
+        for d in 1..=depth {
+            self.shallow(p, o, d, -64, 64);
+            if self.aborted {
+                break;
+            }
+        }
+    }
+
+    /// Depth-limited negamax for [`Solver::order_by_shallow_searches`]: a guess, not a
+    /// bound; only its best moves are kept.
+    fn shallow(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        let legal = moves(p, o);
+        if legal == 0 {
+            if moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.shallow(o, p, depth, -beta, -alpha);
+        }
+        if depth == 0 {
+            return (self.eval.score(p, o).round() as i32).clamp(-63, 63);
+        }
+        let n = empty_count(p, o);
+        // The limits count these nodes too.
+        if self.should_stop() {
+            return 0;
+        }
+        let known = self.table.probe(p, o);
+        let mut list = MoveList::new();
+        self.order(p, o, legal, &mut list, known.map_or(64, |e| e.best), n);
+        let (mut best, mut best_sq) = (-65, 64u8);
+        for i in 0..list.len {
+            let (sq, f) = (list.sq[i], list.flips[i]);
+            let v = -self.shallow(o & !f, p | f | (1 << sq), depth - 1, -beta, -alpha);
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_sq = sq;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        // A hint only: never over what an exact search proved.
+        let hint = known.is_none_or(|e| e.lower == -64 && e.upper == 64);
+        if n >= self.shallow_store_min && hint {
+            let e = Entry {
+                lower: -64,
+                upper: 64,
+                best: best_sq,
+                empties: n as u8,
+            };
+            self.table.store(p, o, e);
+        }
+        best
     }
 
     /// Before searching the `i`-th move (to `np`, `no`) of a node: `None` when the move is

@@ -256,3 +256,27 @@ fn limits_stop_the_search_and_a_later_solve_is_still_exact() {
         assert_eq!(solver.move_scores(&p.state)[0].1, r.score);
     }
 }
+
+/// FFO #59 (34 empties) is a wipe-out about seven plies down. Shallow searches from the
+/// root find it and order the exact search by it: 7.5 M nodes (Edax 4.6: 57 M); ordering
+/// by each child's evaluation alone needed 1.58 G, far over this test's limit.
+#[test]
+fn ffo_59_short_win_is_found_by_the_shallow_searches() {
+    use yomi_othello::solver::Limits;
+    let Some(dir) = yomi_othello::data::othello_data_dir() else {
+        eprintln!("skipping FFO #59: shared/data/othello not found (set YOMI_SHARED_DATA)");
+        return;
+    };
+    let text = std::fs::read_to_string(dir.join("fforum-40-59.obf")).unwrap();
+    let p = &parse_obf(&text).unwrap()[19];
+    let mut solver = Solver::new(20);
+    let limits = Limits {
+        nodes: Some(100_000_000),
+        time: None,
+    };
+    let r = solver
+        .try_solve_window(&p.state, -64, 64, limits)
+        .expect("solved within 100 M nodes");
+    assert_eq!(Some(r.score), p.best_score());
+    assert_eq!(r.score, 64);
+}
