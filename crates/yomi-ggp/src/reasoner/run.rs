@@ -66,24 +66,17 @@ impl LazyViews<'_> {
 
     /// The value of the lazy head at `at` in `ops`: whether one of its conjunctions holds.
     fn eval(self, bits: &mut [u64], at: usize) -> bool {
-        let ops = self.ops;
-        let end = at + (ops[at] >> OP_SHIFT) as usize;
-        let mut j = at + 2;
-        while j < end {
-            let n = ops[j] as usize;
-            if ops[j + 1..j + 1 + n].iter().all(|&l| self.holds(bits, l)) {
-                return true;
-            }
-            j += 1 + n;
-        }
-        false
+        let end = at + (self.ops[at] >> OP_SHIFT) as usize;
+        any_conj(&self.ops[at + 2..end], |l| self.holds(bits, l))
     }
 }
 
 /// Runs the ops of a program (see `Programs`). The program's constant words have cleared
 /// its heads already, so a head is written only when one of its conjunctions holds.
+/// `LAZY`: whether the ops may read lazy views (compiled twice, so that programs without
+/// them run exactly the code they ran before lazy views).
 #[inline]
-fn exec(ops: &[u32], bits: &mut [u64], lazy: LazyViews<'_>) {
+fn exec<const LAZY: bool>(ops: &[u32], bits: &mut [u64], lazy: LazyViews<'_>) {
     let mut i = 0;
     while i < ops.len() {
         let hdr = ops[i];
@@ -95,46 +88,56 @@ fn exec(ops: &[u32], bits: &mut [u64], lazy: LazyViews<'_>) {
         }
         let p = ops[i + 1];
         let slot = ops[i + 2];
-        let mut j = i + 2 + (hdr & OP_SLOT) as usize;
+        let j = i + 2 + (hdr & OP_SLOT) as usize;
         i = end;
         if hdr & OP_PRESET != 0 && get(bits, p) {
             continue;
         }
-        while j < end {
-            let n = ops[j] as usize;
-            let lits = &ops[j + 1..j + 1 + n];
-            let all = if hdr & OP_LAZY != 0 {
-                lits.iter().all(|&l| lazy.holds(bits, l))
-            } else {
-                lits.iter().all(|&l| holds(bits, l))
-            };
-            if all {
-                bits[(p >> 6) as usize] |= 1 << (p & 63);
-                if hdr & OP_SLOT != 0 {
-                    bits[(slot >> 6) as usize] |= 1 << (slot & 63);
-                }
-                break;
+        let found = if !LAZY || hdr & OP_LAZY == 0 {
+            any_conj(&ops[j..end], |l| holds(bits, l))
+        } else {
+            any_conj(&ops[j..end], |l| lazy.holds(bits, l))
+        };
+        if found {
+            bits[(p >> 6) as usize] |= 1 << (p & 63);
+            if hdr & OP_SLOT != 0 {
+                bits[(slot >> 6) as usize] |= 1 << (slot & 63);
             }
-            j += 1 + n;
         }
     }
 }
 
+/// Whether one of the conjunctions in `conjs` (each its literal count, then its literals)
+/// has every literal hold by `holds`.
+#[inline(always)]
+fn any_conj(conjs: &[u32], mut holds: impl FnMut(u32) -> bool) -> bool {
+    let mut j = 0;
+    while j < conjs.len() {
+        let n = conjs[j] as usize;
+        if conjs[j + 1..j + 1 + n].iter().all(|&l| holds(l)) {
+            return true;
+        }
+        j += 1 + n;
+    }
+    false
+}
+
 /// Runs a phase's scanned leaf conjunctions (see `Scan`): each whose first literal holds
-/// in `bits` and whose other literals hold sets its head (and legal-move slot).
+/// in `bits` and whose other literals hold sets its head (and legal-move slot). `LAZY` as
+/// for [`exec`].
 #[inline]
-fn run_scan(scan: &Scan, bits: &mut [u64], lazy: LazyViews<'_>) {
+fn run_scan<const LAZY: bool>(scan: &Scan, bits: &mut [u64], lazy: LazyViews<'_>) {
     for_each_hit(&scan.words, bits, |bits, k| {
         let (a, b) = scan.groups[k];
         for &(head, slot, ls, le) in &scan.entries[a as usize..b as usize] {
             let lits = &scan.lits[ls as usize..le as usize];
-            let all = if head & SCAN_LAZY != 0 {
+            let all = if LAZY && head & SCAN_LAZY != 0 {
                 lits.iter().all(|&l| lazy.holds(bits, l))
             } else {
                 lits.iter().all(|&l| holds(bits, l))
             };
             if all {
-                let head = head & !SCAN_LAZY;
+                let head = if LAZY { head & !SCAN_LAZY } else { head };
                 bits[(head >> 6) as usize] |= 1 << (head & 63);
                 if slot != NONE {
                     bits[(slot >> 6) as usize] |= 1 << (slot & 63);
@@ -536,8 +539,8 @@ impl Reasoner {
             }
             let prog = self.program(bits);
             put_consts(bits, &prog.move_const);
-            exec(&prog.move_ops, bits, LazyViews::NONE);
-            run_scan(&prog.move_scan, bits, LazyViews::NONE);
+            exec::<false>(&prog.move_ops, bits, LazyViews::NONE);
+            run_scan::<false>(&prog.move_scan, bits, LazyViews::NONE);
             return;
         }
         for &h in &self.does_heads {
@@ -853,8 +856,13 @@ impl Reasoner {
                 done: self.progs.lazy_done,
             };
             put_consts(&mut s.bits, &prog.state_const);
-            exec(&prog.state_ops, &mut s.bits, lazy);
-            run_scan(&prog.state_scan, &mut s.bits, lazy);
+            if prog.lazy_ops.is_empty() {
+                exec::<false>(&prog.state_ops, &mut s.bits, lazy);
+                run_scan::<false>(&prog.state_scan, &mut s.bits, lazy);
+            } else {
+                exec::<true>(&prog.state_ops, &mut s.bits, lazy);
+                run_scan::<true>(&prog.state_scan, &mut s.bits, lazy);
+            }
         } else {
             self.run(&self.phase_state, &mut s.bits);
             self.fill_legal(&mut s.bits);
