@@ -3,7 +3,8 @@
 //! (the count is stable where wall-clock playouts/s is not, on a loaded machine). Prints
 //! the plies played. With `inc` or `plain` the reasoner's evaluator is forced (the
 //! playouts then drive the reasoner directly, as `GdlGame` does) instead of the one
-//! compilation picked.
+//! compilation picked; further arguments `hoist` / `nohoist` and `lazy` / `nolazy` force
+//! guard hoisting and the programs' lazy views on or off likewise.
 use yomi_core::{Game, Player, Rng, Turn};
 use yomi_ggp::GdlGame;
 
@@ -23,7 +24,16 @@ fn main() {
         std::process::exit(1)
     });
     if let Some(mode) = args.get(3) {
-        direct(&text, n, mode == "inc");
+        let flag = |f: &str| args[4..].iter().any(|a| a == f);
+        let hoisting = if flag("hoist") {
+            yomi_ggp::Hoisting::On
+        } else if flag("nohoist") {
+            yomi_ggp::Hoisting::Off
+        } else {
+            yomi_ggp::Hoisting::Timed
+        };
+        let lazy = (flag("lazy") || flag("nolazy")).then(|| flag("lazy"));
+        direct(&text, n, mode == "inc", hoisting, lazy);
         return;
     }
     let players = game.facts().players;
@@ -61,9 +71,12 @@ fn main() {
 }
 
 /// Random playouts on the reasoner itself with the evaluator forced.
-fn direct(text: &str, n: u64, inc: bool) {
+fn direct(text: &str, n: u64, inc: bool, hoisting: yomi_ggp::Hoisting, lazy: Option<bool>) {
     let desc = yomi_ggp::Description::from_kif(text).expect("a valid rule sheet");
-    let mut r = yomi_ggp::Reasoner::new(&desc).expect("a compiled rule sheet");
+    let mut r = yomi_ggp::Reasoner::with_hoisting(&desc, hoisting).expect("a compiled rule sheet");
+    if let Some(lazy) = lazy {
+        r.set_lazy_views(lazy);
+    }
     let on = r.set_incremental(inc);
     let roles = r.roles().len();
     let mut rng = Rng::seed_from_u64(1);
@@ -85,7 +98,8 @@ fn direct(text: &str, n: u64, inc: bool) {
         sum += rewards[0];
     }
     println!(
-        "{n} playouts (incremental: {on}), {plies} plies, mean goal of the first role {:.2}",
+        "{n} playouts (incremental: {on}, {:?}), {plies} plies, mean goal of the first role {:.2}",
+        r.stats,
         sum / n as f64
     );
 }
