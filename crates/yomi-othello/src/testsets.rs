@@ -32,7 +32,6 @@ use yomi_core::search::alphabeta::AlphaBeta;
 use yomi_core::search::Budget;
 use yomi_core::Rng;
 
-use crate::bitboard::{flips, moves, pdep};
 use crate::eval::{OthelloEval, PatternEval, REWARD_SCALE};
 use crate::solver::Solver;
 use crate::{Move, Othello, OthelloState};
@@ -259,33 +258,8 @@ fn play_to_stage(eval: &PatternEval, cfg: &GenConfig, rng: &mut Rng) -> Option<O
             s.play_unchecked(Move::PASS);
             continue;
         }
-        let sq = if plies < cfg.random_plies || rng.chance(cfg.epsilon) {
-            pdep(1 << rng.below(legal.count_ones() as usize), legal).trailing_zeros()
-        } else {
-            let (p, o) = (s.player(), s.opponent());
-            let (mut best, mut best_sq, mut ties) = (f32::NEG_INFINITY, 0u32, 0usize);
-            let mut m = legal;
-            while m != 0 {
-                let q = m.trailing_zeros();
-                m &= m - 1;
-                let f = flips(p, o, q);
-                let (np, no) = (o & !f, p | f | (1 << q));
-                let v = if moves(np, no) == 0 && moves(no, np) == 0 {
-                    -crate::game::final_score(np, no) as f32
-                } else {
-                    -eval.score(np, no)
-                };
-                if v > best {
-                    (best, best_sq, ties) = (v, q, 1);
-                } else if v == best {
-                    ties += 1;
-                    if rng.below(ties) == 0 {
-                        best_sq = q;
-                    }
-                }
-            }
-            best_sq
-        };
+        let random = plies < cfg.random_plies || rng.chance(cfg.epsilon);
+        let sq = crate::train::self_play_square(&s, legal, eval, random, rng);
         s.play_unchecked(Move::square(sq as u8).expect("square"));
         plies += 1;
     }

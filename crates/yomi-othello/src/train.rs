@@ -136,6 +136,46 @@ pub struct TrainReport {
     pub seconds: f64,
 }
 
+/// The move of a noisy self-play game (training and test-set generation alike) among the
+/// `legal` squares of `s`: a uniformly random one when `random`, else the one whose
+/// position `eval` scores best for the mover (exact at the game's end), ties broken at
+/// random.
+pub(crate) fn self_play_square(
+    s: &OthelloState,
+    legal: u64,
+    eval: &PatternEval,
+    random: bool,
+    rng: &mut Rng,
+) -> u32 {
+    if random {
+        return crate::bitboard::pdep(1 << rng.below(legal.count_ones() as usize), legal)
+            .trailing_zeros();
+    }
+    let (p, o) = (s.player(), s.opponent());
+    let (mut best, mut best_sq, mut ties) = (f32::NEG_INFINITY, 0u32, 0usize);
+    let mut m = legal;
+    while m != 0 {
+        let q = m.trailing_zeros();
+        m &= m - 1;
+        let f = flips(p, o, q);
+        let (np, no) = (o & !f, p | f | (1 << q));
+        let v = if moves(np, no) == 0 && moves(no, np) == 0 {
+            -crate::game::final_score(np, no) as f32
+        } else {
+            -eval.score(np, no)
+        };
+        if v > best {
+            (best, best_sq, ties) = (v, q, 1);
+        } else if v == best {
+            ties += 1;
+            if rng.below(ties) == 0 {
+                best_sq = q;
+            }
+        }
+    }
+    best_sq
+}
+
 /// Plays one noisy self-play game and returns its labelled positions.
 fn play_game(
     eval: &PatternEval,
@@ -157,34 +197,8 @@ fn play_game(
             s.play_unchecked(crate::Move::PASS);
             continue;
         }
-        let sq = if plies < cfg.random_plies || rng.chance(cfg.epsilon) {
-            crate::bitboard::pdep(1 << rng.below(legal.count_ones() as usize), legal)
-                .trailing_zeros()
-        } else {
-            let (p, o) = (s.player(), s.opponent());
-            let (mut best, mut best_sq, mut ties) = (f32::NEG_INFINITY, 0u32, 0usize);
-            let mut m = legal;
-            while m != 0 {
-                let q = m.trailing_zeros();
-                m &= m - 1;
-                let f = flips(p, o, q);
-                let (np, no) = (o & !f, p | f | (1 << q));
-                let v = if moves(np, no) == 0 && moves(no, np) == 0 {
-                    -crate::game::final_score(np, no) as f32
-                } else {
-                    -eval.score(np, no)
-                };
-                if v > best {
-                    (best, best_sq, ties) = (v, q, 1);
-                } else if v == best {
-                    ties += 1;
-                    if rng.below(ties) == 0 {
-                        best_sq = q;
-                    }
-                }
-            }
-            best_sq
-        };
+        let random = plies < cfg.random_plies || rng.chance(cfg.epsilon);
+        let sq = crate::train::self_play_square(&s, legal, eval, random, rng);
         s.play_unchecked(crate::Move::square(sq as u8).expect("square"));
         plies += 1;
     }
