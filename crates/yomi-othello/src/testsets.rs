@@ -25,6 +25,7 @@
 
 use std::collections::HashSet;
 use std::fmt::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use thiserror::Error;
 use yomi_core::rng::derive_seed;
@@ -379,4 +380,127 @@ pub fn generate(cfg: &GenConfig, mut progress: impl FnMut(&str)) -> Vec<Labelled
         ));
     }
     out
+}
+
+/// Labels `positions` again under `cfg` (its `exact_empties`, `wld_empties`,
+/// `search_depth`, `threads` and `seed`; the rest is unused), leaving out the indices in
+/// `done`. Each labelled position goes to `finished(index, labelled)` as soon as it is
+/// ready, on the calling thread and in the order the positions finish, so that the caller
+/// can write it down before the next one comes (an interrupted run then keeps every
+/// position it finished). Positions are handed to `cfg.threads` workers one at a time,
+/// and each is searched with a fresh transposition table (a table kept from another
+/// position can change a depth-limited value), so the labels do not depend on the
+/// threads, the order or what was done before.
+pub fn relabel(
+    positions: &[OthelloState],
+    cfg: &GenConfig,
+    done: &HashSet<usize>,
+    mut finished: impl FnMut(usize, LabelledPosition),
+) {
+    let todo: Vec<usize> = (0..positions.len()).filter(|i| !done.contains(i)).collect();
+    if todo.is_empty() {
+        return;
+    }
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::scope(|scope| {
+        for _ in 0..cfg.threads.clamp(1, todo.len()) {
+            let (tx, todo, next) = (tx.clone(), &todo, &next);
+            scope.spawn(move || {
+                let mut solver = Solver::new(20);
+                while let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let mut search = AlphaBeta::new(OthelloEval::shipped(), 18, cfg.seed);
+                    let p = label(&positions[i], cfg, &mut solver, &mut search);
+                    if tx.send((i, p)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for (i, p) in rx {
+            finished(i, p);
+        }
+    });
+}
+
+/// How two labellings of the same positions agree ([`agreement`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Agreement {
+    /// Positions compared.
+    pub positions: usize,
+    /// Positions where a best move of one labelling is a best move of the other.
+    pub best_move: usize,
+    /// Moves compared (every legal move of every position).
+    pub moves: usize,
+    /// Moves whose outcome (win, draw or loss: the sign of the value) is the same in both.
+    pub outcome: usize,
+    /// Positions with a winning and a losing move (the test sets keep only those) in the
+    /// first labelling and in the second.
+    pub critical: (usize, usize),
+}
+
+impl Agreement {
+    /// A markdown table row: positions, best moves agreeing, outcomes agreeing, critical
+    /// positions under each labelling (counts with percentages).
+    pub fn markdown_row(&self, name: &str) -> String {
+        let pct = |n: usize, d: usize| 100.0 * n as f64 / d.max(1) as f64;
+        format!(
+            "| {name} | {} | {} ({:.1} %) | {} of {} ({:.1} %) | {} | {} |",
+            self.positions,
+            self.best_move,
+            pct(self.best_move, self.positions),
+            self.outcome,
+            self.moves,
+            pct(self.outcome, self.moves),
+            self.critical.0,
+            self.critical.1,
+        )
+    }
+}
+
+/// How the labels of `a` and `b`, two labellings of the same positions in the same order
+/// (say a test set and its [`relabel`]ling), agree: the best moves, the outcome of every
+/// move, and which positions stay critical.
+///
+/// # Errors
+/// A message when the two lists differ in length, position or legal moves.
+pub fn agreement(a: &[LabelledPosition], b: &[LabelledPosition]) -> Result<Agreement, String> {
+    if a.len() != b.len() {
+        return Err(format!(
+            "the labellings have {} and {} positions",
+            a.len(),
+            b.len()
+        ));
+    }
+    let mut out = Agreement::default();
+    for (i, (p, q)) in a.iter().zip(b).enumerate() {
+        if p.state != q.state || p.moves.len() != q.moves.len() {
+            return Err(format!(
+                "position {} differs between the labellings (board or legal moves)",
+                i + 1
+            ));
+        }
+        out.positions += 1;
+        let best = |l: &LabelledPosition| l.moves.iter().map(|m| m.1).max().unwrap_or(0);
+        let (bp, bq) = (best(p), best(q));
+        if p.moves
+            .iter()
+            .any(|&(mv, v)| v == bp && q.value(mv) == Some(bq))
+        {
+            out.best_move += 1;
+        }
+        for &(mv, v) in &p.moves {
+            let w = q
+                .value(mv)
+                .ok_or_else(|| format!("position {}: {mv} is in one labelling only", i + 1))?;
+            out.moves += 1;
+            if v.signum() == w.signum() {
+                out.outcome += 1;
+            }
+        }
+        out.critical.0 += usize::from(p.is_critical());
+        out.critical.1 += usize::from(q.is_critical());
+    }
+    Ok(out)
 }

@@ -648,3 +648,106 @@ fn a_run_on_a_locked_records_file_is_refused_with_the_reason_once() {
     r.fails(1, &["m.jsonl", "it is locked"]);
     assert_eq!(r.stderr.matches("it is locked").count(), 1, "{}", r.stderr);
 }
+
+/// The first `n` positions of the shipped S=20 test set, as a test-set file's lines.
+fn s20_lines(n: usize) -> Vec<String> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../yomi-othello/data/testsets/s20.txt"
+    );
+    std::fs::read_to_string(path)
+        .expect("the shipped S=20 set")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(n)
+        .map(String::from)
+        .collect()
+}
+
+/// Issue 17, item 2: `othello relabel` labels the same positions again, in order, and a
+/// position already in OUT.partial (from an interrupted run) is kept, not labelled again.
+#[test]
+fn othello_relabel_keeps_the_order_and_resumes_from_its_partial_file() {
+    let dir = scratch("relabel");
+    let (input, out) = (dir.join("in.txt"), dir.join("out.txt"));
+    let lines = s20_lines(4);
+    std::fs::write(&input, format!("# four positions\n{}\n", lines.join("\n"))).unwrap();
+    // Position 2 "finished" in an earlier run (with the 6-ply values under this run's
+    // label kind, which a 2-ply search would not give): it must come through as it is.
+    let partial = dir.join("out.txt.partial");
+    let kept = lines[2].replace("; search6; ", "; search2; ");
+    std::fs::write(&partial, format!("2\t{kept}\n")).unwrap();
+    let run = yomi(&[
+        "othello",
+        "relabel",
+        path_str(&input),
+        "--depth",
+        "2",
+        "--threads",
+        "2",
+        "--out",
+        path_str(&out),
+    ]);
+    run.ok().says(&["| search6 → search2 | 4 |"]);
+    assert!(!partial.exists(), "the partial file is removed at the end");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.starts_with("# four positions\n# relabelled by `yomi othello relabel"));
+    let got: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(got.len(), 4);
+    for (i, (new, old)) in got.iter().zip(&lines).enumerate() {
+        let board = |l: &str| l.split(';').next().unwrap().to_string();
+        assert_eq!(board(new), board(old), "position {i} in its place");
+        if i == 2 {
+            assert_eq!(*new, kept, "the finished position is kept");
+        } else {
+            assert!(new.contains("; search2; "), "{new}");
+        }
+    }
+}
+
+#[test]
+fn othello_relabel_refuses_bad_depths_and_a_partial_file_of_another_set() {
+    let dir = scratch("relabel-bad");
+    let (input, out) = (dir.join("in.txt"), dir.join("out.txt"));
+    let lines = s20_lines(2);
+    std::fs::write(&input, lines.join("\n")).unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "othello",
+            "relabel",
+            path_str(&input),
+            "--out",
+            path_str(&out),
+        ];
+        args.extend_from_slice(extra);
+        yomi(&args)
+    };
+    run(&["--depth", "0"]).fails(2, &["--depth must be 1..=40"]);
+    run(&["--depth", "41"]).fails(2, &["--depth must be 1..=40"]);
+    run(&["--depth", "2", "--exact-empties", "41"]).fails(2, &["at most 40"]);
+    let partial = dir.join("out.txt.partial");
+    std::fs::write(&partial, format!("7\t{}\n", lines[0])).unwrap();
+    run(&["--depth", "2"]).fails(
+        2,
+        &["out.txt.partial line 1", "\"7\" is not a position number"],
+    );
+    std::fs::write(&partial, format!("1\t{}\n", lines[0])).unwrap();
+    run(&["--depth", "2"]).fails(2, &["position 1 is not", "remove the file to start over"]);
+    std::fs::write(&partial, format!("0\t{}\n", lines[0])).unwrap();
+    run(&["--depth", "2"]).fails(
+        2,
+        &["position 0 has search6 labels, this run writes search2"],
+    );
+    // A last line cut short is dropped and its position labelled again.
+    let first = lines[0].replace("; search6; ", "; search2; ");
+    std::fs::write(&partial, format!("0\t{first}\n1\t{}", &lines[1][..20])).unwrap();
+    run(&["--depth", "2"])
+        .ok()
+        .says(&["| search6 → search2 | 2 |"]);
+    assert!(!partial.exists());
+    // Done: a rerun reports again; another depth would overwrite it and is refused.
+    run(&["--depth", "2"])
+        .ok()
+        .says(&["| search6 → search2 | 2 |"]);
+    run(&["--depth", "3"]).fails(2, &["out.txt exists and is not this relabelling"]);
+}

@@ -810,3 +810,101 @@ fn dqn_training_survives_kills() {
         ["net.ynn", "qnet.ynn"],
     );
 }
+
+#[test]
+fn othello_relabel_survives_kills() {
+    let set = repo_root().join("crates/yomi-othello/data/testsets/s20.txt");
+    let dir = scratch("kill-othello-relabel");
+    let total = 24;
+    let config = |d: &Path| -> Vec<String> {
+        std::fs::create_dir_all(d).unwrap();
+        let input = d.join("in.txt");
+        let text = std::fs::read_to_string(&set).unwrap();
+        let lines: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .take(total)
+            .collect();
+        std::fs::write(&input, lines.join("\n") + "\n").unwrap();
+        strings(&[
+            "othello",
+            "relabel",
+            path_str(&input),
+            "--depth",
+            "6",
+            "--threads",
+            "1",
+            "--out",
+            path_str(&d.join("out.txt")),
+        ])
+    };
+    // The written test set's positions (the header's timing aside).
+    let positions = |d: &Path| -> Vec<String> {
+        std::fs::read_to_string(d.join("out.txt"))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(String::from)
+            .collect()
+    };
+    // Finished positions so far: all of them once the test set is written, else the
+    // partial file's complete lines, each of which must read (index, tab, position).
+    let finished = |d: &Path| -> usize {
+        let partial = d.join("out.txt.partial");
+        let Ok(text) = std::fs::read_to_string(&partial) else {
+            return if d.join("out.txt").exists() { total } else { 0 };
+        };
+        let complete = match text.rfind('\n') {
+            Some(i) => &text[..=i],
+            None => "",
+        };
+        let mut seen = std::collections::BTreeSet::new();
+        for line in complete.lines() {
+            let (i, rest) = line.split_once('\t').expect("index<TAB>position");
+            let i: usize = i.parse().expect("an index");
+            assert!(i < total && rest.contains("; search6; "), "{line}");
+            seen.insert(i);
+        }
+        seen.len()
+    };
+    let (base, killed) = (dir.join("base"), dir.join("killed"));
+    let (run, _) = run_to_end(&config(&base));
+    let expected = positions(&base);
+    assert_eq!(expected.len(), total);
+    // 6-ply labels are the shipped set's own: relabelling gives it back line for line.
+    let shipped: Vec<String> = std::fs::read_to_string(base.join("in.txt"))
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(expected, shipped);
+    let (startup, _) = run_to_end(&config(&base));
+    assert_eq!(positions(&base), expected);
+
+    let args = config(&killed);
+    let partial = killed.join("out.txt.partial");
+    let done = kill_and_resume(
+        &args,
+        kills(),
+        0x7265,
+        Timing {
+            run,
+            startup,
+            per_run: per_item_run(total),
+        },
+        Some(Tear {
+            journal: &partial,
+            every: 4,
+        }),
+        &|| finished(&killed),
+    );
+    let (_, out) = run_to_end(&args);
+    eprintln!("othello relabel: {done:?}");
+    assert!(out.contains(&format!("| {total} |")), "{out}");
+    assert!(
+        done.most_finished > 0,
+        "no position finished between the kills"
+    );
+    assert_eq!(positions(&killed), expected);
+    assert!(!partial.exists());
+}

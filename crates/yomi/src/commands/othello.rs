@@ -142,6 +142,31 @@ pub enum OthelloCommand {
         #[arg(long)]
         out: std::path::PathBuf,
     },
+    /// Label a test set's positions again (the same positions in the same order) with
+    /// deeper searches or exact solving from more empties, and print how the old and new
+    /// labels agree. Finished positions go to OUT.partial at once; a rerun resumes there.
+    #[command(
+        after_help = "Example:\n  yomi othello relabel crates/yomi-othello/data/testsets/s20.txt --depth 12 --out s20-d12.txt"
+    )]
+    Relabel {
+        /// The test set to label again.
+        input: std::path::PathBuf,
+        /// Alpha-beta plies after each move where neither solver applies, 1..=40.
+        #[arg(long)]
+        depth: u32,
+        /// Solve every move exactly at most this many empties (at most 40).
+        #[arg(long, default_value_t = 14)]
+        exact_empties: u32,
+        /// Solve each move's win, draw or loss exactly at most this many empties (at most 40).
+        #[arg(long, default_value_t = 20)]
+        wld_empties: u32,
+        /// Threads to use (default: every core); the labels do not depend on it.
+        #[arg(long)]
+        threads: Option<usize>,
+        /// The file to write.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
     /// Fit the UCT+dZ discriminant coefficients (the paper's tables 7-8) from labelled
     /// test-set files (one stage each) and write them into a coefficient table.
     #[command(
@@ -425,6 +450,29 @@ pub fn run(args: OthelloArgs) -> anyhow::Result<()> {
             std::fs::write(&out, testsets::to_text(&header, &set))?;
             crate::commands::emit(&format!("wrote {}: {header}\n", out.display()))?;
         }
+        OthelloCommand::Relabel {
+            input,
+            depth,
+            exact_empties,
+            wld_empties,
+            threads,
+            out,
+        } => {
+            let threads = threads_option("--threads", threads)?.unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+            });
+            run_relabel(
+                &input,
+                &out,
+                GenConfig {
+                    search_depth: depth,
+                    exact_empties,
+                    wld_empties,
+                    threads,
+                    ..GenConfig::new(20)
+                },
+            )?;
+        }
         OthelloCommand::FitDz {
             kind,
             playouts,
@@ -473,6 +521,207 @@ pub fn run(args: OthelloArgs) -> anyhow::Result<()> {
 
 /// Most positions `othello testset --count` generates (the paper's sets have 300).
 const MAX_TESTSET_COUNT: usize = 1_000_000;
+
+/// The deepest `othello relabel --depth`, and the most empties its solvers take: a limit
+/// that no run reaches in practice, so a typo cannot start a search that never ends.
+const MAX_RELABEL_DEPTH: u32 = 40;
+
+/// `yomi othello relabel`: labels `input`'s positions under `cfg`, writing each finished
+/// position to `out`.partial (`index<TAB>line`) at once and resuming from it, then `out`
+/// (the input's header, a line saying how it was relabelled, the positions in order),
+/// and prints how the old and new labels agree.
+fn run_relabel(
+    input: &std::path::Path,
+    out: &std::path::Path,
+    cfg: GenConfig,
+) -> anyhow::Result<()> {
+    if !(1..=MAX_RELABEL_DEPTH).contains(&cfg.search_depth)
+        || cfg.exact_empties > MAX_RELABEL_DEPTH
+        || cfg.wld_empties > MAX_RELABEL_DEPTH
+    {
+        return Err(usage(format!(
+            "--depth must be 1..={MAX_RELABEL_DEPTH}, --exact-empties and --wld-empties at most {MAX_RELABEL_DEPTH}"
+        )));
+    }
+    let text =
+        std::fs::read_to_string(input).map_err(|e| usage(format!("{}: {e}", input.display())))?;
+    let old = testsets::parse(&text).map_err(|e| usage(format!("{}: {e}", input.display())))?;
+    if old.is_empty() {
+        return Err(usage(format!("{}: no positions", input.display())));
+    }
+    let partial = {
+        let mut name = out.as_os_str().to_owned();
+        name.push(".partial");
+        std::path::PathBuf::from(name)
+    };
+    // What this run writes for each position (`testsets::label` decides alike).
+    let kind_for = |p: &testsets::LabelledPosition| {
+        let empties = p.state.empty_count();
+        if empties <= cfg.exact_empties {
+            testsets::LabelKind::Exact
+        } else if empties <= cfg.wld_empties {
+            testsets::LabelKind::Wld
+        } else {
+            testsets::LabelKind::Search(cfg.search_depth)
+        }
+    };
+    if !partial.exists() && out.exists() {
+        // Finished before: report again rather than label everything a second time, but
+        // never overwrite a file that is something else.
+        let done = std::fs::read_to_string(out)
+            .ok()
+            .and_then(|t| testsets::parse(&t).ok())
+            .filter(|d| {
+                d.len() == old.len()
+                    && d.iter()
+                        .zip(&old)
+                        .all(|(n, o)| n.state == o.state && n.kind == kind_for(n))
+            });
+        let Some(done) = done else {
+            return Err(usage(format!(
+                "{} exists and is not this relabelling of {}; remove it or choose another --out",
+                out.display(),
+                input.display()
+            )));
+        };
+        return emit_agreement(out, &old, &done);
+    }
+    let mut new: Vec<Option<testsets::LabelledPosition>> = vec![None; old.len()];
+    match std::fs::read_to_string(&partial) {
+        Ok(mut done) => {
+            if !done.is_empty() && !done.ends_with('\n') {
+                // A line cut short by an interrupted write: dropped, so that the next
+                // line starts on a line of its own; its position is labelled again.
+                done.truncate(done.rfind('\n').map_or(0, |i| i + 1));
+                std::fs::write(&partial, &done)
+                    .map_err(|e| usage(format!("{}: {e}", partial.display())))?;
+            }
+            for (n, line) in done.lines().enumerate() {
+                let bad = |why: String| {
+                    usage(format!(
+                        "{} line {}: {why}; remove the file to start over",
+                        partial.display(),
+                        n + 1
+                    ))
+                };
+                let (i, rest) = line.split_once('\t').ok_or_else(|| {
+                    bad("expected a position number, a tab and a labelled position".into())
+                })?;
+                let i: usize = i.parse().ok().filter(|&i| i < old.len()).ok_or_else(|| {
+                    bad(format!(
+                        "{i:?} is not a position number of {}",
+                        input.display()
+                    ))
+                })?;
+                let p = testsets::parse_line(rest).map_err(bad)?;
+                if p.state != old[i].state {
+                    return Err(bad(format!(
+                        "position {i} is not {}'s position {i}",
+                        input.display()
+                    )));
+                }
+                if p.kind != kind_for(&p) {
+                    return Err(bad(format!(
+                        "position {i} has {} labels, this run writes {}",
+                        p.kind,
+                        kind_for(&p)
+                    )));
+                }
+                new[i] = Some(p);
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(usage(format!("{}: {e}", partial.display()))),
+    }
+    let done: std::collections::HashSet<usize> =
+        (0..old.len()).filter(|&i| new[i].is_some()).collect();
+    let progress = yomi_core::progress::Progress::new(
+        "relabel",
+        "positions",
+        old.len() as u64,
+        done.len() as u64,
+        Display::for_stderr(false),
+    );
+    let mut log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&partial)
+        .map_err(|e| usage(format!("{}: {e}", partial.display())))?;
+    let states: Vec<_> = old.iter().map(|p| p.state).collect();
+    let t = std::time::Instant::now();
+    let mut write_error = None;
+    testsets::relabel(&states, &cfg, &done, |i, p| {
+        if write_error.is_none() {
+            if let Err(e) = writeln!(log, "{i}\t{}", p.to_line()).and_then(|()| log.flush()) {
+                write_error = Some(e);
+            }
+        }
+        new[i] = Some(p);
+        progress.inc(1);
+    });
+    progress.finish();
+    if let Some(e) = write_error {
+        return Err(usage(format!("{}: {e}", partial.display())));
+    }
+    let new: Vec<testsets::LabelledPosition> = new.into_iter().flatten().collect();
+    let mut header: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix('#'))
+        .map(str::trim)
+        .collect();
+    let note = format!(
+        "relabelled by `yomi othello relabel {} --depth {} --exact-empties {} --wld-empties {}` ({:.0} s this run): \
+         exact at <= {} empties, exact win/draw/loss at <= {}, else {}-ply alpha-beta",
+        input.display(),
+        cfg.search_depth,
+        cfg.exact_empties,
+        cfg.wld_empties,
+        t.elapsed().as_secs_f64(),
+        cfg.exact_empties,
+        cfg.wld_empties,
+        cfg.search_depth
+    );
+    header.push(&note);
+    std::fs::write(out, testsets::to_text(&header.join("\n"), &new))?;
+    std::fs::remove_file(&partial)?;
+    emit_agreement(out, &old, &new)
+}
+
+/// Prints where a relabelled set is and how its labels agree with the old ones.
+fn emit_agreement(
+    out: &std::path::Path,
+    old: &[testsets::LabelledPosition],
+    new: &[testsets::LabelledPosition],
+) -> anyhow::Result<()> {
+    let agree = testsets::agreement(old, new).map_err(usage)?;
+    crate::commands::emit(&format!(
+        "wrote {}\n\n| old → new labels | positions | best moves agree | outcomes agree | critical before | critical after |\n|---|---:|---:|---:|---:|---:|\n{}\n",
+        out.display(),
+        agree.markdown_row(&format!("{} → {}", kinds(old), kinds(new)))
+    ))?;
+    Ok(())
+}
+
+/// The label kinds of a set, most frequent first (`search6`, or `exact 120, wld 180`).
+fn kinds(set: &[testsets::LabelledPosition]) -> String {
+    let mut count: Vec<(String, usize)> = Vec::new();
+    for p in set {
+        let k = p.kind.to_string();
+        match count.iter_mut().find(|c| c.0 == k) {
+            Some(c) => c.1 += 1,
+            None => count.push((k, 1)),
+        }
+    }
+    count.sort_by_key(|c| std::cmp::Reverse(c.1));
+    if count.len() == 1 {
+        return count.remove(0).0;
+    }
+    count
+        .iter()
+        .map(|(k, n)| format!("{k} {n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
 
 /// The protocol engine with `--move-time` checked (finite, above 0, at most 1e6 s) and the
 /// `--agent` (a usage error when its spec is refused).
