@@ -14,6 +14,10 @@
 //! says which kind it has. Candidate i uses seed `derive_seed(seed, i)`, so the result does
 //! not depend on the number of threads.
 //!
+//! **Relabelling** ([`relabel`]): the same positions labelled again under other settings
+//! (deeper searches, exact solving from more empties), one fresh search per position, and
+//! [`agreement`] says how two labellings of one set agree (`yomi othello relabel`).
+//!
 //! **Format** (one position a line, `#` comments): the board string and the side to move,
 //! the label kind (`exact`, `wld` or `search<depth>`), then each legal move in the paper's
 //! notation with its value **for the side to move** (the first player's value when black
