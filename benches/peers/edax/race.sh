@@ -25,10 +25,6 @@ if [ "$#" -lt 1 ]; then
   echo "usage: EDAX=... $0 POSITION..." >&2
   exit 2
 fi
-if [ -z "${EDAX:-}" ] || [ ! -x "$EDAX" ]; then
-  echo "EDAX must name an executable Edax binary; see the header of run.sh" >&2
-  exit 2
-fi
 for p in "$@"; do
   case "$p" in
     '' | *[!0-9]*) echo "positions are numbers 1..59, not '$p'" >&2; exit 2 ;;
@@ -40,17 +36,7 @@ for p in "$@"; do
 done
 command -v taskset >/dev/null || { echo "taskset (util-linux) is needed to pin the two programs" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "/usr/bin/time (Debian package time) is needed for CPU seconds" >&2; exit 2; }
-EDAX="$(cd "$(dirname "$EDAX")" && pwd)/$(basename "$EDAX")"
-export YOMI_SHARED_DATA="$(cd "${YOMI_SHARED_DATA:-$ROOT/../shared/data}" && pwd)"
-DATA="$YOMI_SHARED_DATA/othello"
-if [ ! -f "$DATA/fforum-40-59.obf" ]; then
-  echo "FFO files not found in $DATA (set YOMI_SHARED_DATA)" >&2
-  exit 2
-fi
-if [ -z "${YOMI_FFO:-}" ]; then
-  (cd "$ROOT" && cargo build --release --quiet -p yomi-othello --example ffo) || exit 2
-  YOMI_FFO="${CARGO_TARGET_DIR:-$ROOT/target}/release/examples/ffo"
-fi
+. "$(dirname "$0")/setup.sh"
 OUT="$(mkdir -p "${OUT:-ffo-race}" && cd "${OUT:-ffo-race}" && pwd)"
 CORE_YOMI="${CORE_YOMI:-0}"
 CORE_EDAX="${CORE_EDAX:-1}"

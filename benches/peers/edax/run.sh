@@ -11,6 +11,7 @@
 # the same format (what our figures used; Edax then orders moves by mobility only) is
 #   python3 -c "import struct,sys; f=open('data/eval.dat','wb'); f.write(struct.pack('<5Id',0x45444158,0x4556414c,4,4,0,0.0)); f.write(bytes(2*114364*61))"
 #
+# YOMI_FFO names a built `ffo` example (default: built here with cargo).
 # Usage: EDAX=/path/to/bin/lEdax-x86-64-v3 benches/peers/edax/run.sh [first (40)] [last (59)] [threads (1)] [rounds (1)]
 # The FFO files are read from $YOMI_SHARED_DATA/othello or ../shared/data/othello.
 set -euo pipefail
@@ -19,19 +20,8 @@ FIRST="${1:-40}"
 LAST="${2:-59}"
 THREADS="${3:-1}"
 ROUNDS="${4:-1}"
-if [ -z "${EDAX:-}" ] || [ ! -x "$EDAX" ]; then
-  echo "EDAX must name an executable Edax binary; see the comment at the top of this script" >&2
-  exit 2
-fi
-EDAX="$(cd "$(dirname "$EDAX")" && pwd)/$(basename "$EDAX")"
-DATA="${YOMI_SHARED_DATA:-$ROOT/../shared/data}/othello"
-if [ ! -f "$DATA/fforum-40-59.obf" ]; then
-  echo "FFO files not found in $DATA (set YOMI_SHARED_DATA)" >&2
-  exit 2
-fi
-TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
-(cd "$ROOT" && cargo build --release --quiet -p yomi-othello --example ffo)
-YOMI="$TARGET/release/examples/ffo"
+. "$(dirname "$0")/setup.sh"
+YOMI="$YOMI_FFO"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 # Positions #1..#59, one per line, numbered by line.

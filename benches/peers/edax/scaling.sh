@@ -26,21 +26,7 @@ fi
 FIRST="$1"
 LAST="$2"
 shift 2
-if [ -z "${EDAX:-}" ] || [ ! -x "$EDAX" ]; then
-  echo "EDAX must name an executable Edax binary; see the header of run.sh" >&2
-  exit 2
-fi
-EDAX="$(cd "$(dirname "$EDAX")" && pwd)/$(basename "$EDAX")"
-export YOMI_SHARED_DATA="$(cd "${YOMI_SHARED_DATA:-$ROOT/../shared/data}" && pwd)"
-DATA="$YOMI_SHARED_DATA/othello"
-if [ ! -f "$DATA/fforum-40-59.obf" ]; then
-  echo "FFO files not found in $DATA (set YOMI_SHARED_DATA)" >&2
-  exit 2
-fi
-if [ -z "${YOMI_FFO:-}" ]; then
-  (cd "$ROOT" && cargo build --release --quiet -p yomi-othello --example ffo)
-  YOMI_FFO="${CARGO_TARGET_DIR:-$ROOT/target}/release/examples/ffo"
-fi
+. "$(dirname "$0")/setup.sh"
 CORE0="${CORE0:-0}"
 CORES=$(( $(nproc) - CORE0 ))
 WORK="$(mktemp -d)"
