@@ -489,6 +489,57 @@ pub fn load_records(path: &Path) -> Result<Vec<Record>, AccuracyError> {
         .collect()
 }
 
+/// Scores `records` again against the labels of `sets` (a test set relabelled since the
+/// searches ran, say by `yomi othello relabel`): each record of a stage and position the
+/// sets hold gets the new label kind and its chosen move's new value and outcome; the
+/// search itself is not run again. Returns how many records were rescored (records of
+/// stages or positions the sets do not hold are left as they are).
+///
+/// # Errors
+/// [`AccuracyError::Records`] (line = 1-based place in `records`) when a record's board is
+/// not the set's position at its index, or its chosen move has no label there.
+pub fn rescore(
+    sets: &[LoadedSet],
+    records: &mut [Record],
+    path: &Path,
+) -> Result<usize, AccuracyError> {
+    let mut n = 0;
+    for (k, r) in records.iter_mut().enumerate() {
+        let Some(p) = sets
+            .iter()
+            .find(|s| s.stage == r.stage)
+            .and_then(|s| s.positions.get(r.index))
+        else {
+            continue;
+        };
+        let bad = |message: String| AccuracyError::Records {
+            path: path.to_path_buf(),
+            line: k + 1,
+            message,
+        };
+        if p.state.to_board_string() != r.board {
+            return Err(bad(format!(
+                "S={} position {} is {} in the test set, not {}",
+                r.stage,
+                r.index,
+                p.state.to_board_string(),
+                r.board
+            )));
+        }
+        let value = r
+            .chosen
+            .parse()
+            .ok()
+            .and_then(|mv| p.value(mv))
+            .ok_or_else(|| bad(format!("the chosen move {} has no label", r.chosen)))?;
+        r.label = p.kind.to_string();
+        r.value = value;
+        r.outcome = Outcome::of(value);
+        n += 1;
+    }
+    Ok(n)
+}
+
 /// One work item: a variant's search in one position at one playout budget. Items are
 /// numbered by their place in [`AccuracyPlan::items`].
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -322,3 +322,44 @@ fn records_of_a_changed_test_set_or_two_results_of_one_item_are_refused() {
         "{err}"
     );
 }
+
+/// Issue 17, item 2: records rescored against relabelled sets take each chosen move's new
+/// value and the new label kind, and a record of another position is refused.
+#[test]
+fn records_are_rescored_against_relabelled_sets() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path());
+    accuracy::run(&cfg, "", Display::Quiet).unwrap();
+    let records = accuracy::load_records(&cfg.out).unwrap();
+    let mut sets = accuracy::load_sets(&cfg).unwrap();
+    // Relabel by hand: every move of every position worth 7 more than it was, kind search9.
+    for s in &mut sets {
+        for p in &mut s.positions {
+            p.kind = testsets::LabelKind::Search(9);
+            for m in &mut p.moves {
+                m.1 = (m.1 + 7).min(64);
+            }
+        }
+    }
+    let mut rescored = records.clone();
+    let n = accuracy::rescore(&sets, &mut rescored, &cfg.out).unwrap();
+    assert_eq!(n, records.len());
+    for (old, new) in records.iter().zip(&rescored) {
+        assert_eq!(new.label, "search9");
+        assert_eq!(new.value, (old.value + 7).min(64));
+        assert_eq!(new.outcome, Outcome::of(new.value));
+        assert_eq!((&new.chosen, &new.board), (&old.chosen, &old.board));
+    }
+    // A record whose board is not the set's position at its index.
+    let mut wrong = records.clone();
+    let other = sets[0].positions[1].state.to_board_string();
+    wrong[0].board = other;
+    wrong[0].index = 0;
+    let err = accuracy::rescore(&sets, &mut wrong, &cfg.out)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("line 1") && err.contains("in the test set, not"),
+        "{err}"
+    );
+}

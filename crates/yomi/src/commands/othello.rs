@@ -232,6 +232,11 @@ pub struct AccuracyArgs {
     /// Write the report from the records without running anything.
     #[arg(long)]
     pub report_only: bool,
+    /// With --report-only: score every record's chosen move against the test sets' labels
+    /// as they are now (after `yomi othello relabel`) instead of the labels it was
+    /// recorded with.
+    #[arg(long, requires = "report_only")]
+    pub rescore: bool,
 }
 
 /// The experiment file with the flags applied.
@@ -296,7 +301,14 @@ fn run_accuracy(args: &AccuracyArgs) -> anyhow::Result<()> {
         .join(" ");
     if args.report_only {
         let sets = accuracy::load_sets(&cfg)?;
-        let records = accuracy::load_records(&cfg.out)?;
+        let mut records = accuracy::load_records(&cfg.out)?;
+        if args.rescore {
+            let n = accuracy::rescore(&sets, &mut records, &cfg.out)?;
+            crate::commands::emit(&format!(
+                "rescored {n} of {} records against the test sets' labels\n",
+                records.len()
+            ))?;
+        }
         std::fs::write(
             &cfg.report,
             accuracy::report(&cfg, &sets, &records, &command),
