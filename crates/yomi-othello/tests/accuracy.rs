@@ -363,3 +363,45 @@ fn records_are_rescored_against_relabelled_sets() {
         "{err}"
     );
 }
+
+/// The rescored report (`experiments/othello-accuracy-300-d8.md`) is what its experiment
+/// file and the committed records give: the same variants as the main file, the 8-ply
+/// sets at S = 20 and 30, and every committed record rescored.
+#[test]
+fn the_rescored_experiment_reads_and_rescores_every_committed_record() {
+    let experiments = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../experiments");
+    let main = AccuracyConfig::read(&experiments.join("othello-accuracy.toml")).unwrap();
+    let d8 = AccuracyConfig::read(&experiments.join("othello-accuracy-d8.toml")).unwrap();
+    let names = |c: &AccuracyConfig| {
+        c.variants
+            .iter()
+            .map(|v| v.name.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(names(&main), names(&d8));
+    let files: Vec<String> = d8
+        .sets
+        .iter()
+        .map(|s| s.file.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(files, ["s20-d8.txt", "s30-d8.txt", "s40.txt", "s50.txt"]);
+    let sets = accuracy::load_sets(&d8).unwrap();
+    let mut records = Vec::new();
+    for budget in ["10k", "30k", "50k"] {
+        let path = experiments.join(format!("othello-accuracy-300-{budget}.jsonl"));
+        records.extend(accuracy::load_records(&path).unwrap());
+    }
+    let path = experiments.join("ALL.jsonl");
+    assert_eq!(
+        accuracy::rescore(&sets, &mut records, &path).unwrap(),
+        32_400
+    );
+    for r in &records {
+        let want = if r.stage <= 30 {
+            "search8"
+        } else {
+            r.label.as_str()
+        };
+        assert_eq!(r.label, want);
+    }
+}
