@@ -396,12 +396,13 @@ fn the_rescored_experiment_reads_and_rescores_every_committed_record() {
         accuracy::rescore(&sets, &mut records, &path).unwrap(),
         32_400
     );
-    for r in &records {
-        let want = if r.stage <= 30 {
-            "search8"
-        } else {
-            r.label.as_str()
-        };
-        assert_eq!(r.label, want);
-    }
+    let at = |stage: u32, label: &str| {
+        records
+            .iter()
+            .filter(|r| r.stage == stage && r.label == label)
+            .count()
+    };
+    // 9 variants x 3 budgets x 300 positions per stage.
+    assert_eq!((at(20, "search8"), at(30, "search8")), (8100, 8100));
+    assert_eq!((at(40, "wld"), at(50, "exact")), (8100, 8100));
 }
