@@ -50,6 +50,13 @@ pub fn threads_option(option: &str, value: Option<usize>) -> anyhow::Result<Opti
         .transpose()
 }
 
+/// [`threads_option`], with every core of the machine when the option is not given.
+pub fn threads_or_every_core(option: &str, value: Option<usize>) -> anyhow::Result<usize> {
+    Ok(threads_option(option, value)?.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    }))
+}
+
 /// `e` and its causes joined by ": ", as anyhow's `{:#}` writes them, but without a cause
 /// whose text the message before it already ends with: error types that write their
 /// source into their own message (`"{path}: {source}"` with `#[source]`) would otherwise

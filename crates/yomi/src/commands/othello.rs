@@ -14,7 +14,7 @@ use yomi_othello::protocol::{run_gtp_with, run_nboard_with, Engine};
 use yomi_othello::testsets::{self, GenConfig};
 use yomi_othello::train::{train, TrainConfig};
 
-use crate::error::{seconds_option, threads_option, usage};
+use crate::error::{seconds_option, threads_option, threads_or_every_core, usage};
 use yomi_core::limits::Zero;
 use yomi_core::progress::Display;
 
@@ -424,9 +424,7 @@ pub fn run(args: OthelloArgs) -> anyhow::Result<()> {
             threads,
             out,
         } => {
-            let threads = threads_option("--threads", threads)?.unwrap_or_else(|| {
-                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-            });
+            let threads = threads_or_every_core("--threads", threads)?;
             if !(4..=58).contains(&stage) || count == 0 || threads == 0 {
                 return Err(usage(
                     "--stage must be 4..=58, --count and --threads positive",
@@ -470,9 +468,7 @@ pub fn run(args: OthelloArgs) -> anyhow::Result<()> {
             threads,
             out,
         } => {
-            let threads = threads_option("--threads", threads)?.unwrap_or_else(|| {
-                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-            });
+            let threads = threads_or_every_core("--threads", threads)?;
             run_relabel(
                 &input,
                 &out,
