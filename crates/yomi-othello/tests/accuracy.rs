@@ -364,9 +364,10 @@ fn records_are_rescored_against_relabelled_sets() {
     );
 }
 
-/// The rescored report (`experiments/othello-accuracy-300-d8.md`) is what its experiment
-/// file and the committed records give: the same variants as the main file, the 8-ply
-/// sets at S = 20 and 30, and every committed record rescored.
+/// The inputs of the rescored report (`experiments/othello-accuracy-300-d8.md`) hold
+/// together: its experiment file names the main file's variants and the 8-ply sets at
+/// S = 20 and 30, and every committed record rescores against them (8-ply labels at
+/// S = 20 and 30, the exact ones kept at 40 and 50).
 #[test]
 fn the_rescored_experiment_reads_and_rescores_every_committed_record() {
     let experiments = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../experiments");
