@@ -669,7 +669,12 @@ fn run_relabel(
     });
     progress.finish();
     if let Some(e) = write_error {
-        return Err(usage(format!("{}: {e}", partial.display())));
+        // The labels are all in memory: write the set anyway, so that a full or lost
+        // partial file costs the resumability only, never the finished work.
+        eprintln!(
+            "warning: {}: {e}; finished positions were not all saved there",
+            partial.display()
+        );
     }
     let new: Vec<testsets::LabelledPosition> = new.into_iter().flatten().collect();
     let mut header: Vec<&str> = text
@@ -690,8 +695,14 @@ fn run_relabel(
         cfg.search_depth
     );
     header.push(&note);
-    std::fs::write(out, testsets::to_text(&header.join("\n"), &new))?;
-    std::fs::remove_file(&partial)?;
+    std::fs::write(out, testsets::to_text(&header.join("\n"), &new))
+        .map_err(|e| usage(format!("{}: {e}", out.display())))?;
+    match std::fs::remove_file(&partial) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            return Err(usage(format!("{}: {e}", partial.display())))
+        }
+        _ => {}
+    }
     emit_agreement(out, &old, &new)
 }
 
