@@ -15,7 +15,11 @@
 //!   non-number `G` is `{G^L + x | G^R + x}` (number translation); otherwise the
 //!   definition; nimbers add by XOR.
 
-use std::collections::HashMap;
+// FxHash, not std's SipHash (flooding-resistant, and several times slower on these small
+// keys): the keys are node ids this store hands out, and numbers read from input whose
+// size the parser caps, so a crafted collision can cost no more than the capped input's
+// work limit allows.
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use crate::budget::{charge, charge_steps};
