@@ -5,7 +5,8 @@
 //! keys are done, does the rest and appends each result as soon as it is finished:
 //! - **One writer.** The file is locked (an advisory exclusive lock: `flock` on Unix,
 //!   `LockFileEx` on Windows, through `fs4`) from before it is read until the journal is
-//!   dropped; a second run on it is refused with [`JournalError::Locked`].
+//!   dropped; a second run on it is refused with [`JournalError::Locked`] (after a short
+//!   grace, [`LOCK_GRACE`], for a lock held only by a process being spawned).
 //! - **Torn last line cut.** A process killed while writing leaves a last line without its
 //!   newline; it is ignored when read and cut off before anything is appended.
 //! - **Settings checked.** A journal opened with settings (any JSON value: the parameters
@@ -54,6 +55,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -69,6 +71,9 @@ pub type NumberedLines = Vec<(usize, String)>;
 /// The message of the error that refuses a second writer.
 pub const LOCKED_MESSAGE: &str = "another run is writing this file (it is locked); wait for \
      that run to finish or give another output file";
+
+/// How long [`JournalFile::lock`] keeps trying a busy lock before it refuses the file.
+pub const LOCK_GRACE: Duration = Duration::from_secs(1);
 
 /// Why a journal could not be opened, read or written.
 #[derive(Debug, Error)]
@@ -183,14 +188,25 @@ impl JournalFile {
             .truncate(false)
             .open(path)
             .map_err(io)?;
-        match fs4::fs_std::FileExt::try_lock_exclusive(&file) {
-            Ok(true) => {}
-            Ok(false) => {
-                return Err(JournalError::Locked {
-                    path: path.to_path_buf(),
-                })
+        // A lock that is busy may be held for a moment only: a process started by another
+        // thread of this program (a spawned engine) holds a copy of every descriptor open
+        // at its fork until its `exec` closes them, so a journal just dropped by one thread
+        // can look locked to the next. A run that really holds the file holds it for longer
+        // than this grace period.
+        let deadline = Instant::now() + LOCK_GRACE;
+        loop {
+            match fs4::fs_std::FileExt::try_lock_exclusive(&file) {
+                Ok(true) => break,
+                Ok(false) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                Ok(false) => {
+                    return Err(JournalError::Locked {
+                        path: path.to_path_buf(),
+                    })
+                }
+                Err(e) => return Err(io(e)),
             }
-            Err(e) => return Err(io(e)),
         }
         Ok(JournalFile {
             path: path.to_path_buf(),
@@ -790,6 +806,29 @@ mod tests {
         )
         .unwrap();
         assert!(!j.legacy());
+    }
+
+    #[test]
+    fn a_lock_held_for_a_moment_is_waited_for_and_a_held_one_refused_after_the_grace() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j.jsonl");
+        // As a process being spawned holds a copy of the descriptor until its exec.
+        let brief = JournalFile::lock(&path).unwrap();
+        let releaser = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(150));
+            drop(brief);
+        });
+        let start = Instant::now();
+        let second = JournalFile::lock(&path).unwrap();
+        assert!(start.elapsed() >= Duration::from_millis(100));
+        releaser.join().unwrap();
+        let start = Instant::now();
+        assert!(matches!(
+            JournalFile::lock(&path).unwrap_err(),
+            JournalError::Locked { .. }
+        ));
+        assert!(start.elapsed() >= LOCK_GRACE);
+        drop(second);
     }
 
     #[test]
