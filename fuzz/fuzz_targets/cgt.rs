@@ -10,10 +10,14 @@ use yomi_cgt::{clear_store, with_work_limit, Cgt, Dyadic};
 const WORK: u64 = 20_000;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     clear_store();
     let _ = text.parse::<Dyadic>();
-    let Ok(Ok(g)) = with_work_limit(WORK, || text.parse::<Cgt>()) else { return };
+    let Ok(Ok(g)) = with_work_limit(WORK, || text.parse::<Cgt>()) else {
+        return;
+    };
     let _ = with_work_limit(WORK, || {
         let c = g.canonical();
         let printed = c.to_string();
@@ -24,7 +28,11 @@ fuzz_target!(|data: &[u8]| {
             let again: Cgt = printed
                 .parse()
                 .unwrap_or_else(|e| panic!("printed form {printed:?} does not parse: {e}"));
-            assert_eq!(again.canonical(), c, "print -> parse changed the value of {printed}");
+            assert_eq!(
+                again.canonical(),
+                c,
+                "print -> parse changed the value of {printed}"
+            );
         }
         let _ = c.outcome();
         let _ = (c.left_stop(), c.right_stop());
