@@ -1,7 +1,7 @@
 //! Combinatorial game expressions: `Cgt::from_str` and `Dyadic::from_str`, evaluated under
 //! a work limit (canonical form, stops, temperature, cooling), and the printed canonical
-//! form reads back to the same game when it fits the parser's input cap. Each input starts from an empty store
-//! (`clear_store`), so a finding replays alike in a fresh process.
+//! form reads back to the same game when it fits the parser's input cap. Each input starts
+//! from an empty store (`clear_store`), so a finding replays alike in a fresh process.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use yomi_cgt::parse::MAX_INPUT;

@@ -175,7 +175,7 @@ impl JournalFile {
     ///
     /// # Errors
     /// [`JournalError::Io`] when it cannot be opened; [`JournalError::Locked`] when another
-    /// run holds its lock.
+    /// run holds its lock (still held after [`LOCK_GRACE`]).
     pub fn lock(path: &Path) -> Result<Self, JournalError> {
         let io = |e| JournalError::io(path, e);
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
