@@ -4,7 +4,8 @@
 //! - rules as a [`yomi_core::Game`] ([`Othello`], [`OthelloState`], [`Move`]) on bitboards,
 //!   with board symmetries ([`bitboard`]) and perft with the published counts ([`perft`]);
 //! - the FFO / OBF notation ([`obf`]) with typed errors ([`error`]);
-//! - an exact endgame solver ([`solver`]) with its stable-disc bound ([`stability`]);
+//! - an exact endgame solver ([`solver`]) with its stable-disc bound ([`stability`]), and a
+//!   depth-limited midgame search with the evaluation at the horizon ([`midgame`]);
 //! - a Logistello-style pattern evaluation ([`eval`]) trained by the project's own
 //!   pipeline ([`train`]), shipped as `data/othello-eval-v1.bin`;
 //! - the UCT variants of the seed paper on core's MCTS and the agent [`registry`]
@@ -43,6 +44,7 @@ pub mod error;
 pub mod eval;
 pub mod game;
 pub mod ggf;
+pub mod midgame;
 pub mod obf;
 pub mod perft;
 pub mod protocol;

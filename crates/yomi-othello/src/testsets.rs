@@ -9,13 +9,17 @@
 //! repeated positions). **Labels**: with at most `exact_empties` empty squares every move is
 //! solved exactly ([`Solver::move_scores`]); with at most `wld_empties` each move's win,
 //! draw or loss is solved exactly (written +1 / 0 / -1); otherwise each move's value is the
-//! evaluation-based alpha-beta value of the position after it at `search_depth` plies
-//! (in discs, rounded), which tells win or loss only as well as that search does. Each line
+//! minimax value of the move `search_depth` plies deep with the pattern evaluation at the
+//! horizon and finished games scored exactly ([`Midgame::move_values`]; in discs, rounded),
+//! which tells win or loss only as well as that search does. (Sets made before
+//! 2026-11-29 were labelled by core's generic alpha-beta, to the same depth with the same
+//! evaluation, but scoring a finished game ±64 by its winner and letting deeper table
+//! entries stand in for shallower ones: their values can differ from today's by that.) Each line
 //! says which kind it has. Candidate i uses seed `derive_seed(seed, i)`, so the result does
 //! not depend on the number of threads.
 //!
 //! **Relabelling** ([`relabel`]): the same positions labelled again under other settings
-//! (deeper searches, exact solving from more empties), one fresh search per position, and
+//! (deeper searches, exact solving from more empties), and
 //! [`agreement`] says how two labellings of one set agree (`yomi othello relabel`).
 //!
 //! **Format** (one position a line, `#` comments): the board string and the side to move,
@@ -33,13 +37,15 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use thiserror::Error;
 use yomi_core::rng::derive_seed;
-use yomi_core::search::alphabeta::AlphaBeta;
-use yomi_core::search::Budget;
 use yomi_core::Rng;
 
-use crate::eval::{OthelloEval, PatternEval, REWARD_SCALE};
+use crate::eval::PatternEval;
+use crate::midgame::Midgame;
 use crate::solver::Solver;
-use crate::{Move, Othello, OthelloState};
+use crate::{Move, OthelloState};
+
+/// The midgame search's table per labelling thread: 2^20 entries, 32 MiB.
+const MIDGAME_TABLE_BITS: u32 = 20;
 
 /// How a position's move values were obtained.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -276,7 +282,7 @@ pub fn label(
     state: &OthelloState,
     cfg: &GenConfig,
     solver: &mut Solver,
-    search: &mut AlphaBeta<Othello, OthelloEval>,
+    search: &mut Midgame,
 ) -> LabelledPosition {
     let search_depth = cfg.search_depth;
     if state.empty_count() <= cfg.exact_empties {
@@ -303,26 +309,12 @@ pub fn label(
             moves: list,
         };
     }
-    let mut legal = state.legal();
-    while legal != 0 {
-        let sq = legal.trailing_zeros() as u8;
-        legal &= legal - 1;
-        let mv = Move::square(sq).expect("square");
-        let mut t = *state;
-        t.play_unchecked(mv);
-        let r = search.search(
-            &Othello,
-            &t,
-            search_depth.saturating_sub(1).max(1),
-            Budget {
-                iterations: None,
-                time: None,
-            },
-        );
-        // `r.value` is for the side to move after `mv`, as a reward in (-1, 1).
-        let v = r.value.clamp(-0.999_999, 0.999_999).atanh() * REWARD_SCALE as f64;
-        list.push((mv, (-v).round().clamp(-64.0, 64.0) as i32));
-    }
+    // Each move's value `search_depth` plies deep in all: the move, then `search_depth - 1`.
+    let mut list: Vec<(Move, i32)> = search
+        .move_values(state, search_depth.max(2))
+        .into_iter()
+        .map(|(mv, v)| (mv, v.clamp(-64, 64)))
+        .collect();
     list.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     LabelledPosition {
         state: *state,
@@ -358,7 +350,7 @@ pub fn generate(cfg: &GenConfig, mut progress: impl FnMut(&str)) -> Vec<Labelled
                 .map(|part| {
                     scope.spawn(move || {
                         let mut solver = Solver::new(20);
-                        let mut search = AlphaBeta::new(OthelloEval::shipped(), 18, cfg.seed);
+                        let mut search = Midgame::new(MIDGAME_TABLE_BITS);
                         part.iter()
                             .map(|(_, s)| label(s, cfg, &mut solver, &mut search))
                             .collect::<Vec<_>>()
@@ -387,14 +379,13 @@ pub fn generate(cfg: &GenConfig, mut progress: impl FnMut(&str)) -> Vec<Labelled
 }
 
 /// Labels `positions` again under `cfg` (its `exact_empties`, `wld_empties`,
-/// `search_depth`, `threads` and `seed`; the rest is unused), leaving out the indices in
+/// `search_depth` and `threads`; the rest is unused), leaving out the indices in
 /// `done`. Each labelled position goes to `finished(index, labelled)` as soon as it is
 /// ready, on the calling thread and in the order the positions finish, so that the caller
 /// can write it down before the next one comes (an interrupted run then keeps every
-/// position it finished). Positions are handed to `cfg.threads` workers one at a time,
-/// and each is searched with a fresh transposition table (a table kept from another
-/// position can change a depth-limited value), so the labels do not depend on the
-/// threads, the order or what was done before.
+/// position it finished). Positions are handed to `cfg.threads` workers one at a time.
+/// The searches' values do not depend on what their tables hold ([`Midgame`]), so the
+/// labels do not depend on the threads, the order or what was done before.
 pub fn relabel(
     positions: &[OthelloState],
     cfg: &GenConfig,
@@ -412,8 +403,8 @@ pub fn relabel(
             let (tx, todo, next) = (tx.clone(), &todo, &next);
             scope.spawn(move || {
                 let mut solver = Solver::new(20);
+                let mut search = Midgame::new(MIDGAME_TABLE_BITS);
                 while let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    let mut search = AlphaBeta::new(OthelloEval::shipped(), 18, cfg.seed);
                     let p = label(&positions[i], cfg, &mut solver, &mut search);
                     if tx.send((i, p)).is_err() {
                         break;
