@@ -52,6 +52,33 @@ fn ups_stars_comparison_and_ascii() {
 }
 
 #[test]
+fn a_canonical_form_too_long_to_read_back_is_printed_with_a_note() {
+    // Found by the `cgt` fuzz target: 71 bytes whose canonical form prints past the parser's
+    // 16 KiB cap on a game's text.
+    let game = "-+-5--{{0|0}|{*|-28}}-{{0-{{0|0}|{*|-28}}-{{0|0}|{-*|-24}}|0}|{-*|-24}}";
+    let (code, out, err) = yomi_cgt(&["--ascii", "--", game]);
+    assert_eq!(code, Some(0), "{err}");
+    let form = out
+        .lines()
+        .find_map(|l| l.strip_prefix("canonical:   "))
+        .expect("a canonical form");
+    assert!(form.len() > 16 * 1024, "{} bytes", form.len());
+    assert!(
+        err.contains(&format!(
+            "note: the canonical form above is {} bytes long, more than the 16384 bytes",
+            form.len()
+        )),
+        "{err}"
+    );
+    let (code, _, err) = yomi_cgt(&["--", form]);
+    assert_eq!(code, Some(2), "it is refused as input: {err}");
+    assert!(err.contains("input longer than 16384 bytes"), "{err}");
+    // A short form gets no note.
+    let (_, _, err) = yomi_cgt(&["{2|-1}"]);
+    assert!(!err.contains("note:"), "{err}");
+}
+
+#[test]
 fn bad_input_is_a_usage_error() {
     let (code, _, err) = yomi_cgt(&["{1|0"]);
     assert_eq!(code, Some(2));

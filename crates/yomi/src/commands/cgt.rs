@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use std::io::Write;
 
 use clap::Args;
+use yomi_cgt::parse::MAX_INPUT;
 use yomi_cgt::{with_work_limit, Cgt, Dyadic, Outcome};
 
 use crate::error::usage;
@@ -93,6 +94,15 @@ pub fn run(args: CgtArgs) -> anyhow::Result<()> {
     let text = with_work_limit(args.work_limit, || report(g, other, &cools, &heats, &show))
         .map_err(too_large)?;
     std::io::stdout().lock().write_all(text.as_bytes())?;
+    // A canonical form can be exponentially longer than the expression that made it, so
+    // no cap on input covers every form printed; say so when this one is past it.
+    let printed = show(g).len();
+    if printed > MAX_INPUT {
+        eprintln!(
+            "note: the canonical form above is {printed} bytes long, more than the \
+             {MAX_INPUT} bytes `yomi cgt` reads as a game, so it cannot be given back as input"
+        );
+    }
     Ok(())
 }
 
