@@ -364,15 +364,23 @@ fn records_are_rescored_against_relabelled_sets() {
     );
 }
 
-/// The inputs of the rescored report (`experiments/othello-accuracy-300-d8.md`) hold
-/// together: its experiment file names the main file's variants and the 8-ply sets at
-/// S = 20 and 30, and every committed record rescores against them (8-ply labels at
-/// S = 20 and 30, the exact ones kept at 40 and 50).
+/// The inputs of the rescored reports (`experiments/othello-accuracy-300-d8.md` and
+/// `-d10.md`) hold together: each experiment file names the main file's variants and the
+/// 8- or 10-ply sets at S = 20 and 30, and every committed record rescores against them
+/// (search labels at S = 20 and 30, the exact ones kept at 40 and 50).
 #[test]
-fn the_rescored_experiment_reads_and_rescores_every_committed_record() {
+fn the_rescored_experiments_read_and_rescore_every_committed_record() {
+    for depth in [8, 10] {
+        rescored_at(depth);
+    }
+}
+
+/// The 8- or 10-ply rescoring: `othello-accuracy-d{depth}.toml` against the committed records.
+fn rescored_at(depth: u32) {
     let experiments = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../experiments");
     let main = AccuracyConfig::read(&experiments.join("othello-accuracy.toml")).unwrap();
-    let d8 = AccuracyConfig::read(&experiments.join("othello-accuracy-d8.toml")).unwrap();
+    let d8 =
+        AccuracyConfig::read(&experiments.join(format!("othello-accuracy-d{depth}.toml"))).unwrap();
     let names = |c: &AccuracyConfig| {
         c.variants
             .iter()
@@ -385,7 +393,15 @@ fn the_rescored_experiment_reads_and_rescores_every_committed_record() {
         .iter()
         .map(|s| s.file.file_name().unwrap().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(files, ["s20-d8.txt", "s30-d8.txt", "s40.txt", "s50.txt"]);
+    assert_eq!(
+        files,
+        [
+            format!("s20-d{depth}.txt"),
+            format!("s30-d{depth}.txt"),
+            "s40.txt".into(),
+            "s50.txt".into()
+        ]
+    );
     let sets = accuracy::load_sets(&d8).unwrap();
     let mut records = Vec::new();
     for budget in ["10k", "30k", "50k"] {
@@ -404,6 +420,7 @@ fn the_rescored_experiment_reads_and_rescores_every_committed_record() {
             .count()
     };
     // 9 variants x 3 budgets x 300 positions per stage.
-    assert_eq!((at(20, "search8"), at(30, "search8")), (8100, 8100));
+    let search = format!("search{depth}");
+    assert_eq!((at(20, &search), at(30, &search)), (8100, 8100));
     assert_eq!((at(40, "wld"), at(50, "exact")), (8100, 8100));
 }
