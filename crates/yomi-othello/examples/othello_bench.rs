@@ -23,4 +23,5 @@ fn main() {
     for f in yomi_othello::bench::variant_figures(&s, 20_000) {
         println!("{f}");
     }
+    println!("{}", yomi_othello::bench::midgame_figure(&s, 8));
 }

@@ -34,6 +34,23 @@ pub fn figures(perft_depth: u32, playout_time: Duration) -> Vec<Figure> {
     out
 }
 
+/// Nodes per second of the midgame search ([`crate::midgame::Midgame`]) valuing every
+/// legal move of `state` `depth` plies deep on one thread, as a test-set label does.
+pub fn midgame_figure(state: &OthelloState, depth: u32) -> Figure {
+    let mut search = crate::midgame::Midgame::new(20);
+    let start = std::time::Instant::now();
+    search.move_values(state, depth);
+    Figure {
+        what: format!(
+            "othello midgame search, every move {depth} plies deep from {} empties, {} nodes",
+            state.empty_count(),
+            search.nodes()
+        ),
+        value: search.nodes() as f64 / start.elapsed().as_secs_f64().max(1e-9),
+        unit: "nodes/s",
+    }
+}
+
 /// Iterations per second of each UCT variant ([`UCT_VARIANTS`]) searching `state` for
 /// `iterations` iterations on one thread (built through the registry, so with the shipped
 /// evaluation).
