@@ -8,7 +8,10 @@
 //! bitboards, orders moves by the evaluation (and by shallower searches of the same
 //! position, through iterative deepening and the table), and searches later moves with a
 //! null window first (principal variation search); it is to the midgame what
-//! [`crate::solver`] is to the endgame.
+//! [`crate::solver`] is to the endgame. The solver's own shallow searches also look a few
+//! plies ahead with the evaluation at the horizon, but only to leave move hints in the
+//! exact search's shared table (a pass costs them no ply, their values are thrown away);
+//! this search's values are the product, so they follow the definition below exactly.
 //!
 //! **What a value is.** The minimax value of the position searched `depth` plies deep
 //! (a pass is a ply, as in core's search), in discs for the side to move: a leaf at the
