@@ -13,9 +13,9 @@
 //! horizon and finished games scored exactly ([`Midgame::move_values`]; in discs, rounded),
 //! which tells win or loss only as well as that search does. (Sets made before
 //! 2026-11-29 were labelled by core's generic alpha-beta, to the same depth with the same
-//! evaluation, but scoring a finished game ±64 by its winner and letting deeper table
-//! entries stand in for shallower ones: their values can differ from today's by that.) Each line
-//! says which kind it has. Candidate i uses seed `derive_seed(seed, i)`, so the result does
+//! evaluation, but scoring a finished game ±64 by its winner, a move that ends the game
+//! +64 whoever wins, and letting deeper table entries stand in for shallower ones: their
+//! values can differ from today's by that.) Each line says which kind it has. Candidate i uses seed `derive_seed(seed, i)`, so the result does
 //! not depend on the number of threads.
 //!
 //! **Relabelling** ([`relabel`]): the same positions labelled again under other settings
