@@ -43,11 +43,17 @@ fn main() {
             game.apply(&mut s, list[rng.below(list.len())]);
         }
     }
-    println!("| empties | stage, children's stage | positions | mean best one-ply − static (discs) |");
+    println!(
+        "| empties | stage, children's stage | positions | mean best one-ply − static (discs) |"
+    );
     println!("|---:|---|---:|---:|");
     for n in (12..=59).rev() {
         if count[n] > 0 {
-            let seam = if stage(n as u32) != stage(n as u32 - 1) { " (seam)" } else { "" };
+            let seam = if stage(n as u32) != stage(n as u32 - 1) {
+                " (seam)"
+            } else {
+                ""
+            };
             println!(
                 "| {n} | {}, {}{seam} | {} | {:+.2} |",
                 stage(n as u32),
