@@ -80,6 +80,8 @@ const MAX_MOVES: usize = 40;
 struct MoveList {
     sq: [u8; MAX_MOVES],
     key: [i32; MAX_MOVES],
+    /// The discs each move flips, computed once for the ordering and reused by the search.
+    flips: [u64; MAX_MOVES],
     len: usize,
 }
 
@@ -88,6 +90,7 @@ impl MoveList {
         MoveList {
             sq: [0; MAX_MOVES],
             key: [0; MAX_MOVES],
+            flips: [0; MAX_MOVES],
             len: 0,
         }
     }
@@ -95,15 +98,17 @@ impl MoveList {
     /// Insertion sort by key, lowest first (lists are short).
     fn sort(&mut self) {
         for i in 1..self.len {
-            let (s, k) = (self.sq[i], self.key[i]);
+            let (s, k, f) = (self.sq[i], self.key[i], self.flips[i]);
             let mut j = i;
             while j > 0 && self.key[j - 1] > k {
                 self.sq[j] = self.sq[j - 1];
                 self.key[j] = self.key[j - 1];
+                self.flips[j] = self.flips[j - 1];
                 j -= 1;
             }
             self.sq[j] = s;
             self.key[j] = k;
+            self.flips[j] = f;
         }
     }
 }
@@ -221,8 +226,7 @@ impl Midgame {
         let mut best = -INF;
         let mut best_sq = 64u8;
         for i in 0..list.len {
-            let sq = list.sq[i];
-            let f = flips(p, o, u32::from(sq));
+            let (sq, f) = (list.sq[i], list.flips[i]);
             let (np, no) = (o & !f, p | f | (1 << sq));
             let v = if i == 0 {
                 -self.search(np, no, depth - 1, -beta, -alpha)
@@ -282,10 +286,10 @@ impl Midgame {
         while m != 0 {
             let sq = m.trailing_zeros();
             m &= m - 1;
+            let f = flips(p, o, sq);
             let key = if sq as u8 == tt_best {
                 i32::MIN
             } else {
-                let f = flips(p, o, sq);
                 let (np, no) = (o & !f, p | f | (1 << sq));
                 if depth >= EVAL_ORDER_MIN_DEPTH {
                     self.leaf(np, no)
@@ -295,6 +299,7 @@ impl Midgame {
             };
             list.sq[list.len] = sq as u8;
             list.key[list.len] = key;
+            list.flips[list.len] = f;
             list.len += 1;
         }
         list.sort();
