@@ -34,8 +34,22 @@ use yomi_core::search::Budget;
 use yomi_core::spec::{ParamDoc, SpecError};
 use yomi_core::{Agent, AgentError, Game, Player, Rewards, Rng};
 
+use crate::board::MAX_AREA;
 use crate::game::{GoGame, GoState};
+use crate::heavy::{light_move, local_move, HeavyConfig};
 use crate::vertex::{Color, Vertex};
+
+/// How a difference-game playout picks its moves on the two boards.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum DiffPolicy {
+    /// Light moves ([`GoState::random_playout_move`]) on a board drawn by its empty points:
+    /// the paper's playout.
+    Light,
+    /// Heavy moves ([`crate::heavy`]): the local rules (capture / escape atari, 3×3
+    /// patterns) answer the previous move of the sum game on the board it was played on;
+    /// otherwise a light move without big self-ataris on a board drawn by its empty points.
+    Heavy(HeavyConfig),
+}
 
 /// The difference-game playout; see the [module docs](self).
 #[derive(Clone, Debug)]
@@ -44,26 +58,39 @@ pub struct DiffPlayout {
     pub reversed_root: Arc<GoState>,
     /// The colour to move at the search root (the first player).
     pub first_player: Color,
+    /// How moves are picked.
+    pub policy: DiffPolicy,
+    /// The last playout's moves on G, as AMAF keys (player, point index).
+    played: Vec<(u8, u32)>,
 }
 
 impl DiffPlayout {
-    /// The playout for searches from `root`.
+    /// The paper's (light) playout for searches from `root`.
     pub fn new(root: &GoState) -> Self {
+        Self::with_policy(root, DiffPolicy::Light)
+    }
+
+    /// The playout for searches from `root` with the given move policy.
+    pub fn with_policy(root: &GoState, policy: DiffPolicy) -> Self {
         DiffPlayout {
             reversed_root: Arc::new(root.reversed()),
             first_player: root.to_move(),
+            policy,
+            played: Vec::with_capacity(512),
         }
     }
 
     /// Plays the sum game from `g` (the leaf) and the stored Ḡ; returns Black's summed area
-    /// lead (komi cancels) and the number of moves played.
+    /// lead (komi cancels) and the number of moves played. The moves on G are kept for
+    /// [`LeafEvaluator::amaf_moves`].
     pub fn play_sum(
-        &self,
+        &mut self,
         game: &GoGame,
         g: &mut GoState,
         rng: &mut Rng,
         buf: &mut Vec<Vertex>,
     ) -> (i32, usize) {
+        self.played.clear();
         let mut gb: GoState = (*self.reversed_root).clone();
         let rules = game.rules();
         let mirror = g.line_first_move().filter(|v| !v.is_pass());
@@ -72,39 +99,61 @@ impl DiffPlayout {
         let mut passes = g.passes().min(1);
         let limit = 2 * game.max_moves();
         let mut moves = 0;
+        // The board of the sum game's previous move (true: G), for the heavy local rules.
+        let mut last_in_g: Option<bool> = None;
         while passes < 2 && moves < limit {
-            let ng = g.board().empty_points().len();
-            let nb = gb.board().empty_points().len();
-            let first_g = ng + nb == 0 || rng.below(ng + nb) < ng;
             let mut chosen = None;
-            for in_g in [first_g, !first_g] {
+            if let (DiffPolicy::Heavy(cfg), Some(in_g)) = (&self.policy, last_in_g) {
+                // A local answer on the board just played on. That board is never a fresh
+                // Ḡ, so the mirror rule below cannot apply to it.
                 let board: &mut GoState = if in_g { &mut *g } else { &mut gb };
                 if board.to_move() != mover {
                     board.board.set_to_move(mover);
                 }
-                let mut mv = board.random_playout_move(rules, rng, buf);
-                if !in_g && gbar_fresh && mover != self.first_player && Some(mv) == mirror {
-                    // The mirror reply is forbidden: draw uniformly from the other candidates.
-                    board.playout_candidates(rules, buf);
-                    buf.retain(|&v| Some(v) != mirror);
-                    mv = rng.choose(buf).copied().unwrap_or(Vertex::PASS);
-                }
-                if !mv.is_pass() {
-                    chosen = Some((in_g, mv));
-                    break;
+                chosen = local_move(board, rules, cfg, rng).map(|mv| (in_g, mv));
+            }
+            if chosen.is_none() {
+                let ng = g.board().empty_points().len();
+                let nb = gb.board().empty_points().len();
+                let first_g = ng + nb == 0 || rng.below(ng + nb) < ng;
+                for in_g in [first_g, !first_g] {
+                    let board: &mut GoState = if in_g { &mut *g } else { &mut gb };
+                    if board.to_move() != mover {
+                        board.board.set_to_move(mover);
+                    }
+                    let mut mv = match &self.policy {
+                        DiffPolicy::Light => board.random_playout_move(rules, rng, buf),
+                        DiffPolicy::Heavy(cfg) => light_move(board, rules, cfg, rng, buf),
+                    };
+                    if !in_g && gbar_fresh && mover != self.first_player && Some(mv) == mirror {
+                        // The mirror reply is forbidden: draw uniformly from the other
+                        // candidates.
+                        board.playout_candidates(rules, buf);
+                        buf.retain(|&v| Some(v) != mirror);
+                        mv = rng.choose(buf).copied().unwrap_or(Vertex::PASS);
+                    }
+                    if !mv.is_pass() {
+                        chosen = Some((in_g, mv));
+                        break;
+                    }
                 }
             }
             match chosen {
                 Some((in_g, mv)) => {
                     if in_g {
                         g.apply_unchecked(mv);
+                        self.played.push((mover.player().0, mv.index() as u32));
                     } else {
                         gb.apply_unchecked(mv);
                         gbar_fresh = false;
                     }
+                    last_in_g = Some(in_g);
                     passes = 0;
                 }
-                None => passes += 1,
+                None => {
+                    last_in_g = None;
+                    passes += 1;
+                }
             }
             mover = mover.opponent();
             moves += 1;
@@ -136,6 +185,19 @@ impl LeafEvaluator<GoGame> for DiffPlayout {
     ) -> Rewards {
         let (lead, _) = self.play_sum(game, state, rng, buf);
         Rewards::zero_sum(lead.signum() as f64)
+    }
+
+    fn amaf_key(&self, _: &GoGame, mv: Vertex) -> Option<u32> {
+        (!mv.is_pass()).then(|| mv.index() as u32)
+    }
+
+    fn amaf_key_count(&self, _: &GoGame) -> usize {
+        MAX_AREA
+    }
+
+    /// The playout's moves on G only: a move on Ḡ is on another board.
+    fn amaf_moves(&self) -> &[(u8, u32)] {
+        &self.played
     }
 }
 
@@ -260,7 +322,7 @@ pub fn register(r: &mut AgentRegistry<GoGame>) {
 pub fn diff_playouts(game: &GoGame, state: &GoState, min_time: Duration, seed: u64) -> Figure {
     let cpu0 = crate::bench::thread_cpu_seconds();
     let start = Instant::now();
-    let playout = DiffPlayout::new(state);
+    let mut playout = DiffPlayout::new(state);
     let mut rng = Rng::seed_from_u64(seed);
     let mut buf = Vec::with_capacity(400);
     let mut n = 0u64;
@@ -287,5 +349,62 @@ pub fn diff_playouts(game: &GoGame, state: &GoState, min_time: Duration, seed: u
         ),
         value: n as f64 / secs,
         unit: "playouts/s",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::heavy::HeavyConfig;
+
+    /// RAVE's playout moves of a difference-game playout are exactly the moves played on G,
+    /// in order (none of Ḡ's, which are on another board): replayed from the leaf they give
+    /// the final G.
+    #[test]
+    fn difference_playouts_give_rave_the_moves_on_g_only() {
+        let g = GoGame::new(7).unwrap();
+        let mut root = g
+            .parse_state(".X.O.../XX.OO../..XO.../.XXOO../..XO.O./XXO..../....... b - 7.5")
+            .unwrap();
+        root.begin_line();
+        for policy in [DiffPolicy::Light, DiffPolicy::Heavy(HeavyConfig::default())] {
+            let mut p = DiffPlayout::with_policy(&root, policy);
+            p.begin_search(&g, &root);
+            let mut rng = Rng::seed_from_u64(11);
+            let mut buf = Vec::new();
+            for _ in 0..50 {
+                let mut leaf = root.clone();
+                let mv = g.parse_move(&leaf, "E2").unwrap();
+                g.apply(&mut leaf, mv);
+                let mut end = leaf.clone();
+                p.evaluate(&g, &mut end, &mut rng, &mut buf);
+                let moves = p.amaf_moves().to_vec();
+                assert!(!moves.is_empty(), "{policy:?}: no move on G");
+                let mut replay = leaf.clone();
+                for &(player, key) in &moves {
+                    let colour = if player == 0 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    replay.board.set_to_move(colour);
+                    assert!(
+                        replay.board().is_legal(key as usize, colour, false),
+                        "{policy:?}: a recorded move is not legal on G"
+                    );
+                    replay.apply_unchecked(Vertex::from_index(key as usize));
+                }
+                assert_eq!(
+                    replay.board().area_score(),
+                    end.board().area_score(),
+                    "{policy:?}"
+                );
+                assert_eq!(
+                    g.format_state(&replay).split(' ').next(),
+                    g.format_state(&end).split(' ').next(),
+                    "{policy:?}: the recorded moves are G's"
+                );
+            }
+        }
     }
 }

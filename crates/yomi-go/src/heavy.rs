@@ -279,8 +279,53 @@ fn pick(
     None
 }
 
-/// The heavy playout move for the side to move (see the module docs).
+/// The heavy playout move for the side to move (see the module docs): the local rules
+/// ([`local_move`]), else a light move ([`light_move`]).
 pub fn heavy_move(
+    state: &GoState,
+    rules: &Rules,
+    cfg: &HeavyConfig,
+    rng: &mut Rng,
+    buf: &mut Vec<Vertex>,
+) -> Vertex {
+    local_move(state, rules, cfg, rng).unwrap_or_else(|| light_move(state, rules, cfg, rng, buf))
+}
+
+/// Rules 1 and 2 of the module docs (capture / escape atari, then 3×3 patterns, around the
+/// last move), each taken with its probability: the move for the side to move, or `None`.
+pub fn local_move(
+    state: &GoState,
+    rules: &Rules,
+    cfg: &HeavyConfig,
+    rng: &mut Rng,
+) -> Option<Vertex> {
+    let b = state.board();
+    let c = b.to_move();
+    let last = state.last_move();
+    if last.is_pass() {
+        return None;
+    }
+    let l = last.index();
+    if rng.chance(cfg.capture) {
+        let mut cand = Candidates::new();
+        gen_captures(b, l, c, &mut cand);
+        if let Some(p) = pick(state, rules, c, &mut cand, rng) {
+            return Some(Vertex::from_index(p));
+        }
+    }
+    if rng.chance(cfg.pattern) {
+        let mut cand = Candidates::new();
+        gen_patterns(b, l, &mut cand);
+        if let Some(p) = pick(state, rules, c, &mut cand, rng) {
+            return Some(Vertex::from_index(p));
+        }
+    }
+    None
+}
+
+/// Rule 3 of the module docs: a light move, redrawn up to `cfg.self_atari_redraws` times
+/// while it is a self-atari of two or more stones; [`Vertex::PASS`] when there is none.
+pub fn light_move(
     state: &GoState,
     rules: &Rules,
     cfg: &HeavyConfig,
@@ -289,24 +334,6 @@ pub fn heavy_move(
 ) -> Vertex {
     let b = state.board();
     let c = b.to_move();
-    let last = state.last_move();
-    if !last.is_pass() {
-        let l = last.index();
-        if rng.chance(cfg.capture) {
-            let mut cand = Candidates::new();
-            gen_captures(b, l, c, &mut cand);
-            if let Some(p) = pick(state, rules, c, &mut cand, rng) {
-                return Vertex::from_index(p);
-            }
-        }
-        if rng.chance(cfg.pattern) {
-            let mut cand = Candidates::new();
-            gen_patterns(b, l, &mut cand);
-            if let Some(p) = pick(state, rules, c, &mut cand, rng) {
-                return Vertex::from_index(p);
-            }
-        }
-    }
     let mut mv = state.random_playout_move(rules, rng, buf);
     for _ in 0..cfg.self_atari_redraws {
         if mv.is_pass() || b.self_atari_size(mv.index(), c) < 2 {

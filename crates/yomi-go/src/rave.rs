@@ -20,11 +20,12 @@ use std::time::Duration;
 
 use yomi_core::registry::{builder, AgentRegistry};
 use yomi_core::search::mcts::agent::analysis_of;
-use yomi_core::search::mcts::{Mcts, MctsParams, Rave, RaveSchedule};
+use yomi_core::search::mcts::{LeafEvaluator, Mcts, MctsParams, Rave, RaveSchedule};
 use yomi_core::search::Budget;
 use yomi_core::spec::{ParamDoc, SpecError};
-use yomi_core::{Agent, AgentError, Analysis, Player};
+use yomi_core::{Agent, AgentError, Analysis, Game, Player};
 
+use crate::diff::{DiffPlayout, DiffPolicy};
 use crate::game::{GoGame, GoState};
 use crate::heavy::{HeavyConfig, HeavyPlayout};
 use crate::prior::GoPriors;
@@ -67,9 +68,11 @@ impl Clock {
     }
 }
 
-/// The MC-RAVE agent (see the module docs).
-pub struct RaveAgent {
-    mcts: Mcts<GoGame, Rave, HeavyPlayout, GoPriors>,
+/// The MC-RAVE agent (see the module docs), generic over its playouts: heavy playouts
+/// scored with komi by default, or difference-game playouts ([`DiffPlayout`] with
+/// [`DiffPolicy::Heavy`]).
+pub struct RaveAgent<E = HeavyPlayout> {
+    mcts: Mcts<GoGame, Rave, E, GoPriors>,
     name: String,
     iters: u64,
     time: Option<Duration>,
@@ -78,12 +81,13 @@ pub struct RaveAgent {
     resigned: bool,
 }
 
-impl RaveAgent {
-    /// An agent searching `iters` iterations (and at most `time`) a move.
+impl<E: LeafEvaluator<GoGame> + Clone> RaveAgent<E> {
+    /// An agent searching `iters` iterations (and at most `time`) a move with playouts
+    /// `leaf`.
     pub fn new(
         params: MctsParams,
         rave: Rave,
-        heavy: HeavyConfig,
+        leaf: E,
         resign: f64,
         seed: u64,
         name: String,
@@ -91,7 +95,7 @@ impl RaveAgent {
         let iters = params.budget.iterations.unwrap_or(u64::MAX);
         let time = params.budget.time;
         RaveAgent {
-            mcts: Mcts::new(params, rave, HeavyPlayout::new(heavy), GoPriors, seed),
+            mcts: Mcts::new(params, rave, leaf, GoPriors, seed),
             name,
             iters,
             time,
@@ -115,7 +119,7 @@ impl RaveAgent {
     }
 }
 
-impl Agent<GoGame> for RaveAgent {
+impl<E: LeafEvaluator<GoGame> + Clone> Agent<GoGame> for RaveAgent<E> {
     fn name(&self) -> String {
         self.name.clone()
     }
@@ -200,6 +204,7 @@ pub fn register(r: &mut AgentRegistry<GoGame>) {
             let capture: f64 = p.get("capture", 0.9, "a probability")?;
             let pattern: f64 = p.get("pattern", 0.95, "a probability")?;
             let resign: f64 = p.get("resign", 0.1, "a value in [0, 1)")?;
+            let diff: bool = p.get("diff", false, "true or false")?;
             let prob = |x: f64| (0.0..=1.0).contains(&x);
             let ok = iters > 0
                 && threads > 0
@@ -250,15 +255,29 @@ pub fn register(r: &mut AgentRegistry<GoGame>) {
                 pattern,
                 ..HeavyConfig::default()
             };
-            Ok(builder(move |_, seed| {
-                Box::new(RaveAgent::new(
-                    params.clone(),
-                    rave,
-                    heavy,
-                    resign,
-                    seed,
-                    name.clone(),
-                ))
+            Ok(builder(move |game, seed| -> Box<dyn Agent<GoGame>> {
+                if diff {
+                    // Values are difference-game results, not win rates: never resign.
+                    let leaf =
+                        DiffPlayout::with_policy(&game.initial_state(), DiffPolicy::Heavy(heavy));
+                    Box::new(RaveAgent::new(
+                        params.clone(),
+                        rave,
+                        leaf,
+                        0.0,
+                        seed,
+                        name.clone(),
+                    ))
+                } else {
+                    Box::new(RaveAgent::new(
+                        params.clone(),
+                        rave,
+                        HeavyPlayout::new(heavy),
+                        resign,
+                        seed,
+                        name.clone(),
+                    ))
+                }
             }))
         }),
     );
@@ -315,12 +334,16 @@ const RAVE_PARAMS: &[ParamDoc] = &[
         default: "0.1",
         help: "resign below this win rate (0: never)",
     },
+    ParamDoc {
+        key: "diff",
+        default: "false",
+        help: "difference-game playouts (heavy moves on the position plus its colour reversal, judged by the summed score; never resigns)",
+    },
 ];
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use yomi_core::Game;
 
     #[test]
     fn time_manager_splits_the_clock() {

@@ -17,6 +17,16 @@
 //! (then scored as after two passes). An engine that dies, times out or refuses a legal
 //! move aborts the game: it is reported and not journalled (a rerun plays it again).
 //!
+//! Start positions ([`MatchConfig::openings`], loaded by [`load_openings`] from SGF files):
+//! game `i` starts from opening `i / 2` when colours alternate, so each position is played
+//! once with each engine on each side, and from opening `i` otherwise (cycling). The
+//! opening's moves are sent to both engines as `play` commands and are the first
+//! [`GameRecord::opening_moves`] of the record's moves; [`positions_before_end`] makes
+//! such positions from a finished match (the position some moves before each game's end).
+//! When every game starts from a position, the summary's mean score margin compares the
+//! engines by points rather than wins: over a pair of games from one position, an engine
+//! that plays exactly as well as the other has margin 0.
+//!
 //! Everything an engine says is untrusted input: answers are parsed into errors, never
 //! panics.
 
@@ -59,8 +69,215 @@ pub struct MatchConfig {
     pub alternate: bool,
     /// Whose `final_score` decides a game the two engines score differently.
     pub trust: Side,
-    /// Moves after which a game is stopped and scored (0: 3·size²).
+    /// Moves after which a game is stopped and scored (0: 3·size²), the opening's moves
+    /// included.
     pub max_moves: usize,
+    /// Start positions (empty: every game starts on the empty board); see the module docs
+    /// for which game plays which.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub openings: Vec<Opening>,
+}
+
+impl MatchConfig {
+    /// The index and opening game `i` starts from, if the match has openings.
+    pub fn opening_for(&self, i: usize) -> Option<(usize, &Opening)> {
+        if self.openings.is_empty() {
+            return None;
+        }
+        let k = if self.alternate { i / 2 } else { i } % self.openings.len();
+        Some((k, &self.openings[k]))
+    }
+}
+
+/// A start position: moves played from the empty board before the engines take over.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Opening {
+    /// Where it came from (the file's name).
+    pub name: String,
+    /// The moves as GTP `play` arguments, colour then vertex: `B C3`, `W pass`.
+    pub moves: Vec<String>,
+}
+
+/// The most openings [`load_openings`] reads from one directory.
+pub const MAX_OPENINGS: usize = 100_000;
+/// The longest SGF file [`load_openings`] reads.
+pub const MAX_OPENING_BYTES: u64 = 1 << 20;
+
+/// Why start positions could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum OpeningError {
+    /// A file or directory could not be read.
+    #[error("{path}: {source}")]
+    Read {
+        /// The path.
+        path: String,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// A file is not an opening this match can play.
+    #[error("{path}: {reason}")]
+    Bad {
+        /// The path.
+        path: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// No `.sgf` file in a directory, or more than [`MAX_OPENINGS`].
+    #[error("{path}: {reason}")]
+    Count {
+        /// The directory.
+        path: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+impl Opening {
+    /// The opening of an SGF record's main line (its moves; a move by the side not to move
+    /// gets a pass before it, as SGF allows) for a match on `size`. The record's komi and
+    /// result are ignored (the match has its own komi).
+    ///
+    /// # Errors
+    /// The reason, for: a malformed record, another board size, setup stones (`AB`/`AW`:
+    /// GTP has no command to place them, so give the position as moves), or a move the
+    /// rules refuse.
+    pub fn from_sgf(name: &str, text: &str, size: usize) -> Result<Opening, String> {
+        let rec = crate::sgf::SgfGame::parse(text).map_err(|e| e.to_string())?;
+        if rec.size != size {
+            return Err(format!(
+                "a {0}x{0} record, but the match is on {size}x{size}",
+                rec.size
+            ));
+        }
+        if !rec.black_setup.is_empty() || !rec.white_setup.is_empty() {
+            return Err(
+                "setup stones (AB/AW) cannot be sent over GTP: give the position as moves"
+                    .to_string(),
+            );
+        }
+        let game = GoGame::new(size).map_err(|e| e.to_string())?;
+        let mut state = game.initial_state();
+        let mut moves = Vec::with_capacity(rec.moves.len());
+        for (i, &(c, v)) in rec.moves.iter().enumerate() {
+            if state.to_move() != c {
+                game.play(&mut state, Vertex::PASS)
+                    .map_err(|e| format!("move {}: {e}", i + 1))?;
+                moves.push(format!("{} pass", c.opponent().letter()));
+            }
+            game.play(&mut state, v).map_err(|_| {
+                format!(
+                    "move {} ({} {}) is illegal",
+                    i + 1,
+                    c.letter(),
+                    v.to_gtp(size)
+                )
+            })?;
+            moves.push(format!("{} {}", c.letter(), v.to_gtp(size)));
+        }
+        Ok(Opening {
+            name: name.to_string(),
+            moves,
+        })
+    }
+}
+
+/// The openings at `path`: one SGF file, or every `*.sgf` file of a directory in name
+/// order, for a match on `size`.
+///
+/// # Errors
+/// [`OpeningError`] naming the file: unreadable, longer than [`MAX_OPENING_BYTES`], or
+/// refused by [`Opening::from_sgf`]; a directory without `.sgf` files or with more than
+/// [`MAX_OPENINGS`].
+pub fn load_openings(path: &Path, size: usize) -> Result<Vec<Opening>, OpeningError> {
+    let read_err = |p: &Path, source| OpeningError::Read {
+        path: p.display().to_string(),
+        source,
+    };
+    let files: Vec<std::path::PathBuf> = if path.is_dir() {
+        let mut files = Vec::new();
+        for entry in std::fs::read_dir(path).map_err(|e| read_err(path, e))? {
+            let p = entry.map_err(|e| read_err(path, e))?.path();
+            if p.extension().is_some_and(|x| x.eq_ignore_ascii_case("sgf")) {
+                files.push(p);
+                if files.len() > MAX_OPENINGS {
+                    return Err(OpeningError::Count {
+                        path: path.display().to_string(),
+                        reason: format!("more than {MAX_OPENINGS} .sgf files"),
+                    });
+                }
+            }
+        }
+        if files.is_empty() {
+            return Err(OpeningError::Count {
+                path: path.display().to_string(),
+                reason: "no .sgf file in this directory".to_string(),
+            });
+        }
+        files.sort();
+        files
+    } else {
+        vec![path.to_path_buf()]
+    };
+    files
+        .iter()
+        .map(|p| {
+            let len = std::fs::metadata(p).map_err(|e| read_err(p, e))?.len();
+            if len > MAX_OPENING_BYTES {
+                return Err(OpeningError::Bad {
+                    path: p.display().to_string(),
+                    reason: format!("{len} bytes, more than the {MAX_OPENING_BYTES} read"),
+                });
+            }
+            let text = std::fs::read_to_string(p).map_err(|e| read_err(p, e))?;
+            let name = p.file_name().map_or_else(
+                || p.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            Opening::from_sgf(&name, &text, size).map_err(|reason| OpeningError::Bad {
+                path: p.display().to_string(),
+                reason,
+            })
+        })
+        .collect()
+}
+
+/// Start positions made from finished games: for each game of `records` that ended by
+/// passes, the position `from_end` moves before its last move that is not a pass, if at
+/// least `min_moves` moves were played by then and no earlier game gave the same moves.
+/// Returns the game's index and its record up to that point (no komi or result: the match
+/// that plays it has its own).
+pub fn positions_before_end(
+    records: &[GameRecord],
+    size: usize,
+    from_end: usize,
+    min_moves: usize,
+) -> Vec<(usize, crate::sgf::SgfGame)> {
+    let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for r in records.iter().filter(|r| r.end == "passes") {
+        let played = r.moves.len()
+            - r.moves
+                .iter()
+                .rev()
+                .take_while(|m| m.as_str() == "pass")
+                .count();
+        let Some(cut) = played.checked_sub(from_end).filter(|&c| c >= min_moves) else {
+            continue;
+        };
+        let mut colour = Color::Black;
+        let mut moves = Vec::with_capacity(cut);
+        for text in &r.moves[..cut] {
+            let Ok(v) = Vertex::parse_gtp(text, size) else {
+                break;
+            };
+            moves.push((colour, v));
+            colour = colour.opponent();
+        }
+        if moves.len() == cut && seen.insert(r.moves[..cut].to_vec()) {
+            out.push((r.game, crate::sgf::SgfGame::from_moves(size, 0.0, &moves)));
+        }
+    }
+    out
 }
 
 /// One finished game, a line of the journal.
@@ -86,6 +303,16 @@ pub struct GameRecord {
     pub end: String,
     /// Seconds each engine spent in `genmove`, first engine first.
     pub seconds: [f64; 2],
+    /// The index of the opening the game started from ([`MatchConfig::opening_for`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening: Option<usize>,
+    /// How many of `moves` were the opening's.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub opening_moves: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl JournalEntry for GameRecord {
@@ -211,6 +438,15 @@ pub enum GameError {
         /// What went wrong.
         source: GtpClientError,
     },
+    /// The game's opening does not replay under yomi's rules (openings are checked when
+    /// loaded; this is a configuration made some other way).
+    #[error("opening {name}: {reason}")]
+    Opening {
+        /// The opening's name.
+        name: String,
+        /// What is wrong.
+        reason: String,
+    },
 }
 
 /// Black's lead from a GTP score (`B+3.5`, `W+0.5`, `0`, `B+R`); `None` when unreadable.
@@ -333,13 +569,46 @@ impl Runner {
         let side_of = |c: Color| sides[by_colour[c as usize - 1]];
         let mut state: GoState = game.initial_state();
         let mut moves = Vec::new();
+        let opening = self.cfg.opening_for(i);
+        if let Some((_, o)) = opening {
+            for text in &o.moves {
+                let bad = |reason: String| GameError::Opening {
+                    name: o.name.clone(),
+                    reason,
+                };
+                let (c, v) = text
+                    .split_once(' ')
+                    .and_then(|(c, v)| {
+                        let c = match c {
+                            "B" | "b" => Color::Black,
+                            "W" | "w" => Color::White,
+                            _ => return None,
+                        };
+                        Some((c, Vertex::parse_gtp(v, self.cfg.size).ok()?))
+                    })
+                    .ok_or_else(|| bad(format!("{text:?} is not a colour and a vertex")))?;
+                if state.to_move() != c || game.play(&mut state, v).is_err() {
+                    return Err(bad(format!(
+                        "{text} is illegal after {} moves",
+                        moves.len()
+                    )));
+                }
+                let cmd = format!("play {} {}", c.letter(), v.to_gtp(self.cfg.size));
+                for (e, &side) in engines.iter_mut().zip(&sides) {
+                    e.send(&cmd, self.command_timeout)
+                        .map_err(|source| GameError::Engine { side, source })?;
+                }
+                moves.push(v.to_gtp(self.cfg.size));
+            }
+        }
+        let opening_moves = moves.len();
         let mut seconds = [0.0f64; 2];
         let max_moves = if self.cfg.max_moves == 0 {
             3 * self.cfg.size * self.cfg.size
         } else {
             self.cfg.max_moves
         };
-        let mut colour = Color::Black;
+        let mut colour = state.to_move();
         let mut passes = 0;
         let mut end = "passes";
         let mut decided: Option<(String, Option<Color>)> = None;
@@ -451,6 +720,8 @@ impl Runner {
             disagreement,
             end: end.to_string(),
             seconds,
+            opening: opening.map(|(k, _)| k),
+            opening_moves,
         })
     }
 }
@@ -483,7 +754,7 @@ pub fn summary(cfg: &MatchConfig, records: &[GameRecord]) -> String {
     };
     let disagreements = records.iter().filter(|r| r.disagreement).count();
     let count = |what: &str| records.iter().filter(|r| r.end == what).count();
-    format!(
+    let mut text = format!(
         "first: {}\nsecond: {}\ngames: {n}, first engine's points: {points} ({:.1} %, Wilson 95 % {:.1}-{:.1} %)\nfirst engine wins as Black {}, as White {}\nscore disagreements: {disagreements}\nendings: {} by passes, {} by resignation, {} by forfeit, {} at the move limit\n",
         cfg.first,
         cfg.second,
@@ -496,7 +767,49 @@ pub fn summary(cfg: &MatchConfig, records: &[GameRecord]) -> String {
         count("resign"),
         count("forfeit"),
         count("move limit"),
-    )
+    );
+    if !cfg.openings.is_empty() {
+        text.push_str(&format!(
+            "start positions: {} ({})\n",
+            cfg.openings.len(),
+            if cfg.alternate {
+                "each played with both colours"
+            } else {
+                "the first engine Black in every game"
+            }
+        ));
+    }
+    if let Some((mean, stderr, scored)) = mean_margin(records) {
+        text.push_str(&format!(
+            "first engine's mean score margin: {mean:+.2} points (standard error {stderr:.2}) over {scored} games scored by count\n"
+        ));
+    }
+    text
+}
+
+/// The first engine's mean score margin (its lead at the count, komi included), the
+/// standard error of that mean, and the number of games it is over: games scored by count
+/// only (resignations and forfeits have no margin). `None` when there are none.
+pub fn mean_margin(records: &[GameRecord]) -> Option<(f64, f64, usize)> {
+    let margins: Vec<f64> = records
+        .iter()
+        .filter(|r| r.end == "passes" || r.end == "move limit")
+        .filter_map(|r| {
+            let lead = parse_score(&r.result).filter(|v| v.is_finite())?;
+            Some(if r.first_black { lead } else { -lead })
+        })
+        .collect();
+    let n = margins.len();
+    if n == 0 {
+        return None;
+    }
+    let mean = margins.iter().sum::<f64>() / n as f64;
+    let var = if n > 1 {
+        margins.iter().map(|m| (m - mean).powi(2)).sum::<f64>() / (n - 1) as f64
+    } else {
+        0.0
+    };
+    Some((mean, (var / n as f64).sqrt(), n))
 }
 
 #[cfg(test)]

@@ -2,7 +2,8 @@
 
 use yomi_core::search::mcts::LeafEvaluator;
 use yomi_core::{Game, Player, Rng};
-use yomi_go::diff::DiffPlayout;
+use yomi_go::diff::{DiffPlayout, DiffPolicy};
+use yomi_go::heavy::HeavyConfig;
 use yomi_go::{registry, GoGame};
 
 /// G + Ḡ is balanced: from the root itself (no root move yet), the sum game is a fair
@@ -36,34 +37,35 @@ fn sum_game_from_the_root_is_balanced() {
 }
 
 /// A root move that gains points wins the sum game against the untouched reversal more
-/// often than a move that gains nothing.
+/// often than a move that gains nothing, with light and with heavy moves.
 #[test]
 fn bigger_root_moves_score_higher() {
     let g = GoGame::new(5).unwrap();
-    // Black to move; a black stone at D4 would be captured at once by nothing, C3 is the
-    // centre; compare the centre with a first-line move.
+    // Black to move on the empty board: the centre C3 against the corner A1.
     let root = g.initial_state();
-    let p = DiffPlayout::new(&root);
-    let mut rng = Rng::seed_from_u64(5);
-    let mut buf = Vec::new();
-    let mut rate = |mv: &str| {
-        let v = g.parse_move(&root, mv).unwrap();
-        let mut wins = 0.0;
-        for _ in 0..3000 {
-            let mut s = root.clone();
-            s.begin_line();
-            g.apply(&mut s, v);
-            let (lead, _) = p.play_sum(&g, &mut s, &mut rng, &mut buf);
-            wins += (lead > 0) as u32 as f64 + 0.5 * (lead == 0) as u32 as f64;
-        }
-        wins / 3000.0
-    };
-    let centre = rate("C3");
-    let corner = rate("A1");
-    assert!(
-        centre > 0.5 && centre > corner + 0.05,
-        "centre {centre} corner {corner}"
-    );
+    for policy in [DiffPolicy::Light, DiffPolicy::Heavy(HeavyConfig::default())] {
+        let mut p = DiffPlayout::with_policy(&root, policy);
+        let mut rng = Rng::seed_from_u64(5);
+        let mut buf = Vec::new();
+        let mut rate = |mv: &str| {
+            let v = g.parse_move(&root, mv).unwrap();
+            let mut wins = 0.0;
+            for _ in 0..3000 {
+                let mut s = root.clone();
+                s.begin_line();
+                g.apply(&mut s, v);
+                let (lead, _) = p.play_sum(&g, &mut s, &mut rng, &mut buf);
+                wins += (lead > 0) as u32 as f64 + 0.5 * (lead == 0) as u32 as f64;
+            }
+            wins / 3000.0
+        };
+        let centre = rate("C3");
+        let corner = rate("A1");
+        assert!(
+            centre > 0.5 && centre > corner + 0.05,
+            "{policy:?}: centre {centre} corner {corner}"
+        );
+    }
 }
 
 #[test]
@@ -75,6 +77,8 @@ fn registry_builds_go_agents_and_they_play() {
         "mcts:iters=200",
         "diffmcts:iters=200",
         "diffmcts:iters=50,c=1,threads=2",
+        "rave:iters=200,diff=true",
+        "rave:iters=100,diff=true,threads=2",
         "dkmcts-linear:iters=200,handicap=2,moves=50,period=50",
         "dkmcts-score:iters=200,period=50,rate=-12,midpoint=0.5,cap=0.8",
         "dkmcts-value:iters=100,threads=2,period=20,red=0.4,green=0.55,step=0.5",
@@ -88,6 +92,7 @@ fn registry_builds_go_agents_and_they_play() {
     }
     assert!(r.build(&g, "diffmcts:iters=0", 1).is_err());
     assert!(r.build(&g, "diffmcts:foo=1", 1).is_err());
+    assert!(r.build(&g, "rave:diff=maybe", 1).is_err());
     for bad in [
         "dkmcts-value:red=1.5",
         "dkmcts-score:cap=abc",

@@ -19,6 +19,7 @@ fn config(first: String, second: String, size: usize) -> MatchConfig {
         alternate: true,
         trust: Side::Second,
         max_moves: 0,
+        openings: Vec::new(),
     }
 }
 
@@ -131,4 +132,112 @@ fn yomi_against_gnugo_when_installed() {
     } else {
         assert!(r.end == "resign" || r.end == "move limit", "{r:?}");
     }
+}
+
+/// Games start from the openings: each position once with each colour, its moves sent to
+/// both engines and kept at the head of the record; bad openings are refused by name.
+#[test]
+fn games_start_from_the_openings_with_both_colours() {
+    use yomi_go::twogtp::{load_openings, mean_margin, positions_before_end, Opening};
+    let dir = tempfile::tempdir().unwrap();
+    let openings = dir.path().join("openings");
+    std::fs::create_dir(&openings).unwrap();
+    // Two positions on 5×5; the second has a White move first (a Black pass before it).
+    std::fs::write(
+        openings.join("a.sgf"),
+        "(;GM[1]SZ[5]KM[6.5];B[cc];W[bc];B[cd])",
+    )
+    .unwrap();
+    std::fs::write(openings.join("b.sgf"), "(;GM[1]SZ[5];W[cc])").unwrap();
+    std::fs::write(openings.join("notes.txt"), "not an opening").unwrap();
+    let loaded = load_openings(&openings, 5).unwrap();
+    assert_eq!(
+        loaded,
+        [
+            Opening {
+                name: "a.sgf".into(),
+                moves: vec!["B C3".into(), "W B3".into(), "B C2".into()],
+            },
+            Opening {
+                name: "b.sgf".into(),
+                moves: vec!["B pass".into(), "W C3".into()],
+            },
+        ]
+    );
+    let mut cfg = config(
+        format!("{YOMI} --agent mcts:iters=40 --seed {{seed}}"),
+        format!("{YOMI} --agent mcts:iters=40 --seed {{game}}"),
+        5,
+    );
+    cfg.openings = loaded;
+    let path = dir.path().join("match.jsonl");
+    let recs = Runner::new(cfg.clone())
+        .run(Some(&path), 4, |i, r| {
+            assert!(r.is_ok(), "game {i}: {:?}", r.as_ref().err())
+        })
+        .unwrap();
+    assert_eq!(recs.len(), 4);
+    for r in &recs {
+        let k = r.game / 2;
+        assert_eq!(r.opening, Some(k), "game {}", r.game);
+        assert_eq!(r.first_black, r.game % 2 == 0);
+        let want: Vec<String> = cfg.openings[k]
+            .moves
+            .iter()
+            .map(|m| m.split(' ').nth(1).unwrap().to_string())
+            .collect();
+        assert_eq!(r.opening_moves, want.len());
+        assert_eq!(r.moves[..want.len()], want[..], "game {}", r.game);
+        assert!(r.moves.len() > want.len(), "the engines played on");
+    }
+    // The journal keeps the openings in its settings: a match without them is refused.
+    let plain = Runner::new(MatchConfig {
+        openings: Vec::new(),
+        ..cfg.clone()
+    });
+    assert!(plain.run(Some(&path), 4, |_, _| {}).is_err());
+    let text = summary(&cfg, &recs);
+    assert!(
+        text.contains("start positions: 2 (each played with both colours)"),
+        "{text}"
+    );
+    if let Some((_, _, n)) = mean_margin(&recs) {
+        assert!(
+            text.contains(&format!("over {n} games scored by count")),
+            "{text}"
+        );
+    }
+    // Positions cut from the match: 1 move before each game's end, none repeated.
+    let cuts = positions_before_end(&recs, 5, 1, 1);
+    assert!(!cuts.is_empty());
+    for (game, rec) in &cuts {
+        let r = &recs[*game];
+        let played = r.moves.iter().rposition(|m| m != "pass").unwrap() + 1;
+        assert_eq!(rec.moves.len(), played - 1, "game {game}");
+        assert!(rec.replay().is_ok(), "game {game}");
+    }
+    let mut twice = recs.clone();
+    twice.extend(recs.iter().cloned());
+    assert_eq!(positions_before_end(&twice, 5, 1, 1).len(), cuts.len());
+    assert!(
+        positions_before_end(&recs, 5, 1, 1000).is_empty(),
+        "too short"
+    );
+
+    // Refused, with the file's name and the reason.
+    for (text, why) in [
+        ("(;GM[1]SZ[9];B[cc])", "a 9x9 record"),
+        ("(;GM[1]SZ[5]AB[aa];W[cc])", "setup stones"),
+        ("(;GM[1]SZ[5];B[cc];W[cc])", "move 2 (W C3) is illegal"),
+        ("(;GM[1]SZ[5];B[cc]", "syntax"),
+    ] {
+        let bad = dir.path().join("bad.sgf");
+        std::fs::write(&bad, text).unwrap();
+        let e = load_openings(&bad, 5).unwrap_err().to_string();
+        assert!(e.contains("bad.sgf") && e.contains(why), "{text}: {e}");
+    }
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let e = load_openings(&empty, 5).unwrap_err().to_string();
+    assert!(e.contains("no .sgf file"), "{e}");
 }

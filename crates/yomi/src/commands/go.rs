@@ -36,6 +36,13 @@ pub enum GoCommand {
         after_help = "Example (yomi against GNU Go 3.8 level 10):\n  yomi go twogtp --games 20 --size 9 --komi 7.5 --out rave10k.jsonl \\\n    --first 'yomi go gtp --agent rave:iters=10000 --seed {seed}' \\\n    --second '/usr/games/gnugo --mode gtp --level 10 --chinese-rules'\n\n`{seed}` in a command line is replaced by the game's index + 1 and `{game}` by the\nindex; each game starts both engines afresh. The first engine is Black in even games.\nA rerun with the same settings plays only the games missing from --out; the summary\ngives the first engine's win rate with its Wilson 95 % interval."
     )]
     Twogtp(TwogtpArgs),
+    /// Start positions for `twogtp --openings` from a finished `twogtp` match: the
+    /// position some moves before the end of each game that ended by two passes, one SGF
+    /// file per game.
+    #[command(
+        after_help = "Example (endgames from GNU Go self-play, as in experiments/go-endgames):\n  yomi go positions selfplay.jsonl --from-end 20 --out endgames/\n\nFiles already in --out are written again (the same journal gives the same files)."
+    )]
+    Positions(PositionsArgs),
     /// Proven yose (endgame) next-move problems: make a suite, verify it, score GTP
     /// engines on it.
     #[command(subcommand)]
@@ -165,6 +172,29 @@ pub struct TwogtpArgs {
     /// The games file (JSON lines, one per finished game; resumed).
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
+    /// Start positions: an SGF file or a directory of them (moves only, no setup stones).
+    /// Game i starts from position i/2 (each played once with each colour; i with
+    /// --no-alternate), cycling; see `yomi go positions`.
+    #[arg(long)]
+    pub openings: Option<std::path::PathBuf>,
+}
+
+/// Arguments of `yomi go positions`.
+#[derive(Args, Debug)]
+pub struct PositionsArgs {
+    /// A `yomi go twogtp` match journal.
+    pub journal: std::path::PathBuf,
+    /// How many moves before the game's last move (trailing passes not counted) the
+    /// position is taken.
+    #[arg(long, default_value_t = 20)]
+    pub from_end: usize,
+    /// Games with fewer moves than this before the cut give no position.
+    #[arg(long, default_value_t = 10)]
+    pub min_moves: usize,
+    /// The directory the SGF files go to (created if missing): gNNNN.sgf, NNNN the game's
+    /// index in the journal.
+    #[arg(long)]
+    pub out: std::path::PathBuf,
 }
 
 /// Arguments of `yomi go gtp`.
@@ -198,6 +228,7 @@ pub fn run(args: GoArgs) -> anyhow::Result<()> {
         GoCommand::Yose(YoseCommand::Cgt(a)) => yose_cgt(a),
         GoCommand::Yose(YoseCommand::Score(a)) => yose_score(a),
         GoCommand::Twogtp(a) => twogtp(a),
+        GoCommand::Positions(a) => positions(a),
         GoCommand::Gtp(a) => {
             let cfg = GtpConfig {
                 agent: a.agent,
@@ -328,6 +359,11 @@ fn twogtp(a: TwogtpArgs) -> anyhow::Result<()> {
         alternate: !a.no_alternate,
         trust,
         max_moves: a.max_moves,
+        openings: match &a.openings {
+            Some(p) => yomi_go::twogtp::load_openings(p, a.size)
+                .map_err(|e| usage(format!("--openings: {e}")))?,
+            None => Vec::new(),
+        },
     };
     let mut runner = Runner::new(cfg.clone());
     runner.move_timeout = limit_seconds("--timeout", a.timeout.max(1))?;
@@ -351,6 +387,37 @@ fn twogtp(a: TwogtpArgs) -> anyhow::Result<()> {
         Err(e) => eprintln!("game {i}: aborted, not recorded: {e}"),
     })?;
     emit(&summary(&cfg, &records))?;
+    Ok(())
+}
+
+fn positions(a: PositionsArgs) -> anyhow::Result<()> {
+    use crate::commands::records::RecordsFile;
+    use anyhow::Context;
+    let RecordsFile::Twogtp { config, games } = RecordsFile::read(&a.journal)? else {
+        return Err(usage(format!(
+            "{} is not a `yomi go twogtp` match journal",
+            a.journal.display()
+        )));
+    };
+    let cuts = yomi_go::twogtp::positions_before_end(&games, config.size, a.from_end, a.min_moves);
+    std::fs::create_dir_all(&a.out)
+        .with_context(|| format!("cannot create {}", a.out.display()))?;
+    for (game, rec) in &cuts {
+        let path = a.out.join(format!("g{game:04}.sgf"));
+        let comment = format!(
+            "Game {game} of {}, {} moves before its end",
+            a.journal.display(),
+            a.from_end
+        );
+        std::fs::write(&path, rec.to_sgf_with(&[("GC", &comment)]))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    emit(&format!(
+        "{} positions from {} games (the others ended otherwise than by passes, were too short or repeated an earlier game's position) in {}\n",
+        cuts.len(),
+        games.len(),
+        a.out.display()
+    ))?;
     Ok(())
 }
 
