@@ -21,10 +21,14 @@
 //! and [`MAX_ANALYZE_TIME`]. Each breach is answered with an error and the engine goes on.
 //!
 //! `genmove` asks the configured agent (any spec of [`crate::agents::registry`], by default
-//! plain UCT). It passes only when the position as it stands already wins for the mover by
-//! area count (Tromp-Taylor, no dead-stone removal) or nothing but eye-filling is left:
-//! otherwise it plays the best non-pass move, which removes dead stones before the end so
-//! that both programs count the same board. `final_score` and `final_status_list` mark dead
+//! plain UCT). When the agent passes and the position as it stands does not already win
+//! for the mover by area count (Tromp-Taylor, no dead-stone removal), the engine first
+//! cleans up so that a Tromp-Taylor referee counts the board as the agent judged it: it
+//! plays a liberty of an opponent chain judged dead ([`crate::score::dead_stones`]), else a
+//! dame (a point next to living stones of both colours), never an own eye-like point or a
+//! self-atari; with nothing to clean up it passes. (It used to play the most visited
+//! non-pass move of a fresh search instead, which in real endgames filled own eye space
+//! and killed own groups while the opponent passed: `experiments/go-endgames`.) `final_score` and `final_status_list` mark dead
 //! stones by Monte Carlo ownership ([`crate::score::dead_stones`]); `seki` lists are empty.
 
 use std::io::{BufRead, Read, Write};
@@ -33,12 +37,12 @@ use std::time::Instant;
 use yomi_core::gtp::{GtpCommand, GtpHandler, GtpInput};
 use yomi_core::limits::Zero;
 use yomi_core::registry::{AgentRegistry, Recipe};
-use yomi_core::search::mcts::{Mcts, MctsParams};
 use yomi_core::search::Budget;
 use yomi_core::{Agent, Analysis, Game, Turn};
 
 use crate::gtp_analyze::{gfx, info_line, AnalyzeRequest, Dialect};
 
+use crate::board::MAX_AREA;
 use crate::game::{GoGame, GoState, Rules};
 use crate::score::{dead_stones, format_score, Count, Scoring};
 use crate::sgf::SgfGame;
@@ -665,7 +669,7 @@ impl GtpEngine {
             return Ok(None);
         }
         let mv = if chosen.is_pass() && !self.pass_is_safe(c) {
-            self.best_non_pass(c).unwrap_or(Vertex::PASS)
+            self.cleanup_move(c).unwrap_or(Vertex::PASS)
         } else {
             chosen
         };
@@ -689,20 +693,50 @@ impl GtpEngine {
         }
     }
 
-    /// The most visited non-pass move that does not fill an own eye, from a fresh search.
-    fn best_non_pass(&mut self, c: Color) -> Option<Vertex> {
-        let params = MctsParams {
-            budget: Budget::iterations(2000),
-            ..MctsParams::default()
-        };
-        let mut m = Mcts::uct(params, self.cfg.seed ^ self.moves_made.wrapping_mul(7919));
-        let r = m.search(&self.game, &self.state);
+    /// The move that cleans up before `c` passes (see the module docs): a liberty of an
+    /// opponent chain judged dead (of the chain with the fewest liberties), else a dame;
+    /// never a point whose neighbours are all `c`'s stones, a self-atari or an illegal
+    /// move. `None` when there is nothing to clean up.
+    fn cleanup_move(&self, c: Color) -> Option<Vertex> {
+        let dead = self.dead();
         let b = self.state.board();
-        r.children
-            .iter()
-            .filter(|k| !k.mv.is_pass() && !b.is_eye(k.mv.index(), c))
-            .max_by_key(|k| k.visits)
-            .map(|k| k.mv)
+        let mut is_dead = vec![false; MAX_AREA];
+        for v in &dead {
+            is_dead[v.index()] = true;
+        }
+        let opponent = c.opponent();
+        let stride = b.stride();
+        // (rank, point): rank = liberties of the dead chain touched, or MAX_AREA for a dame.
+        let mut best: Option<(usize, usize)> = None;
+        for &p in b.empty_points() {
+            let p = p as usize;
+            if b.is_eyelike(p, c) || b.self_atari_size(p, c) > 0 {
+                continue;
+            }
+            let (mut dead_libs, mut own, mut theirs) = (None::<usize>, false, false);
+            for q in [p - 1, p + 1, p - stride, p + stride] {
+                match b.stone(q) {
+                    Some(x) if x == opponent && is_dead[q] => {
+                        let l = b.liberties(q);
+                        dead_libs = Some(dead_libs.map_or(l, |d| d.min(l)));
+                    }
+                    Some(x) if x == opponent => theirs = true,
+                    Some(_) if !is_dead[q] => own = true,
+                    _ => {}
+                }
+            }
+            let rank = match dead_libs {
+                Some(l) => l,
+                None if own && theirs => MAX_AREA,
+                None => continue,
+            };
+            if best.is_none_or(|(r, _)| rank < r)
+                && self.game.is_legal(&self.state, Vertex::from_index(p))
+            {
+                best = Some((rank, p));
+            }
+        }
+        best.map(|(_, p)| Vertex::from_index(p))
     }
 
     fn dead(&self) -> Vec<Vertex> {
@@ -752,5 +786,70 @@ impl GtpHandler for GtpEngine {
         };
         self.stream_analysis(&cmd.id, &req, input, out)?;
         Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An engine on 5×5 with komi 7.5 and `stones` played (colour, vertex).
+    fn engine_with(stones: &[(&str, &str)]) -> GtpEngine {
+        let mut e = GtpEngine::new(GtpConfig {
+            size: 5,
+            komi: 7.5,
+            ..GtpConfig::default()
+        })
+        .unwrap();
+        for &(c, v) in stones {
+            e.execute("play", &[c, v]).unwrap();
+        }
+        e
+    }
+
+    /// Black walls off rows 1-2 (15 points), White rows 4-5 (10 + komi): Black is behind
+    /// by the count, so a pass would be cleaned up first.
+    const WALLS: [(&str, &str); 10] = [
+        ("B", "A3"),
+        ("B", "B3"),
+        ("B", "C3"),
+        ("B", "D3"),
+        ("B", "E3"),
+        ("W", "A4"),
+        ("W", "B4"),
+        ("W", "C4"),
+        ("W", "D4"),
+        ("W", "E4"),
+    ];
+
+    #[test]
+    fn cleanup_captures_dead_stones_and_never_harms_own_groups() {
+        // A dead White stone at B1 in Black's area: the cleanup move is one of its
+        // liberties that is not a self-atari (A1 would be one).
+        let mut stones = WALLS.to_vec();
+        stones.push(("W", "B1"));
+        let e = engine_with(&stones);
+        assert!(!e.pass_is_safe(Color::Black));
+        let mv = e
+            .cleanup_move(Color::Black)
+            .expect("a dead stone to capture");
+        let at = mv.to_gtp(5);
+        assert!(at == "C1" || at == "B2", "{at}");
+        // Settled walls with nothing dead and no dame: Black passes rather than play in its
+        // own area (the old fallback played the most visited non-pass move there).
+        let e = engine_with(&WALLS);
+        assert!(!e.pass_is_safe(Color::Black));
+        assert_eq!(e.cleanup_move(Color::Black), None);
+        // A gap in the walls is a dame between living stones: it is filled.
+        let mut gap = WALLS.to_vec();
+        gap.retain(|&(_, v)| v != "C4");
+        gap.push(("W", "C5"));
+        gap.push(("W", "D5"));
+        gap.push(("W", "B5"));
+        let e = engine_with(&gap);
+        assert_eq!(
+            e.cleanup_move(Color::Black).map(|v| v.to_gtp(5)),
+            Some("C4".to_string())
+        );
     }
 }

@@ -5,6 +5,7 @@
 mod common;
 
 use std::io::{BufRead, BufReader};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 use common::{path_str, scratch, yomi};
@@ -196,4 +197,87 @@ fn report_refuses_a_journal_of_another_kind() {
     )
     .unwrap();
     yomi(&["report", path_str(&file)]).fails(1, &["a journal of another kind"]);
+}
+
+/// `yomi go positions` cuts start positions from a match journal and `twogtp --openings`
+/// plays them, each with both colours; bad openings and non-journals are clear errors.
+#[test]
+fn positions_cut_from_a_match_are_played_as_openings() {
+    let dir = scratch("records-openings");
+    let out = dir.join("match.jsonl");
+    let exe = env!("CARGO_BIN_EXE_yomi");
+    let engine = format!("{exe} go gtp --agent mcts:iters=40 --seed {{seed}}");
+    let twogtp = |games: &str, out: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "go",
+            "twogtp",
+            "--first",
+            &engine,
+            "--second",
+            &engine,
+            "--games",
+            games,
+            "--size",
+            "5",
+            "--out",
+            path_str(out),
+        ];
+        args.extend_from_slice(extra);
+        yomi(&args)
+    };
+    twogtp("4", &out, &[]).ok();
+    let positions = dir.join("positions");
+    let cut = yomi(&[
+        "go",
+        "positions",
+        path_str(&out),
+        "--from-end",
+        "2",
+        "--min-moves",
+        "1",
+        "--out",
+        path_str(&positions),
+    ]);
+    cut.ok().says(&["positions from 4 games"]);
+    let n = std::fs::read_dir(&positions).unwrap().count();
+    assert!(n >= 1, "{}", cut.stdout);
+    let played = dir.join("openings.jsonl");
+    let games = (2 * n).to_string();
+    let run = twogtp(&games, &played, &["--openings", path_str(&positions)]);
+    run.ok().says(&[
+        &format!("start positions: {n} (each played with both colours)"),
+        "first engine's mean score margin",
+    ]);
+    for g in journal_lines(&played) {
+        let k = g["opening"].as_u64().unwrap() as usize;
+        assert_eq!(k, g["game"].as_u64().unwrap() as usize / 2);
+        assert!(g["opening_moves"].as_u64().unwrap() >= 1);
+    }
+    // The journal is still a match journal for `yomi report`.
+    yomi(&["report", path_str(&played)]).ok();
+
+    std::fs::write(positions.join("zz.sgf"), "(;GM[1]SZ[7];B[cc])").unwrap();
+    twogtp(
+        "2",
+        &dir.join("bad.jsonl"),
+        &["--openings", path_str(&positions)],
+    )
+    .fails(
+        2,
+        &[
+            "--openings",
+            "zz.sgf",
+            "a 7x7 record, but the match is on 5x5",
+        ],
+    );
+    let not_journal = dir.join("records.txt");
+    std::fs::write(&not_journal, "hello\n").unwrap();
+    let e = yomi(&[
+        "go",
+        "positions",
+        path_str(&not_journal),
+        "--out",
+        path_str(&dir),
+    ]);
+    assert_ne!(e.code, Some(0), "{}", e.stdout);
 }
