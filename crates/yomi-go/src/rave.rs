@@ -242,6 +242,9 @@ pub fn register(r: &mut AgentRegistry<GoGame>) {
                 },
                 threads,
                 reuse_tree: false,
+                // The difference game values a move by its tempo, so moves the game never
+                // searches (own eye fills) can be the right answer there.
+                all_legal_moves: diff,
                 ..MctsParams::default()
             };
             let rave = Rave {
