@@ -190,6 +190,11 @@ fn games_start_from_the_openings_with_both_colours() {
         assert_eq!(r.moves[..want.len()], want[..], "game {}", r.game);
         assert!(r.moves.len() > want.len(), "the engines played on");
     }
+    // Resumed with the same openings: nothing left to play.
+    let again = Runner::new(cfg.clone())
+        .run(Some(&path), 4, |i, _| panic!("game {i} played again"))
+        .unwrap();
+    assert_eq!(again, recs);
     // The journal keeps the openings in its settings: a match without them is refused.
     let plain = Runner::new(MatchConfig {
         openings: Vec::new(),
