@@ -36,7 +36,7 @@ use yomi_core::{Agent, AgentError, Game, Player, Rewards, Rng};
 
 use crate::board::MAX_AREA;
 use crate::game::{GoGame, GoState};
-use crate::heavy::{light_move, local_move, HeavyConfig};
+use crate::heavy::{amaf_point_key, light_move, local_move, HeavyConfig};
 use crate::vertex::{Color, Vertex};
 
 /// How a difference-game playout picks its moves on the two boards.
@@ -188,7 +188,7 @@ impl LeafEvaluator<GoGame> for DiffPlayout {
     }
 
     fn amaf_key(&self, _: &GoGame, mv: Vertex) -> Option<u32> {
-        (!mv.is_pass()).then(|| mv.index() as u32)
+        amaf_point_key(mv)
     }
 
     fn amaf_key_count(&self, _: &GoGame) -> usize {

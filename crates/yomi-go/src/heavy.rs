@@ -344,6 +344,13 @@ pub fn light_move(
     mv
 }
 
+/// The AMAF key of a Go move for RAVE: its point index (below [`MAX_AREA`]); a pass has
+/// none. Shared by every Go playout that records moves for RAVE.
+#[inline]
+pub fn amaf_point_key(mv: Vertex) -> Option<u32> {
+    (!mv.is_pass()).then(|| mv.index() as u32)
+}
+
 /// The leaf evaluator of heavy playouts: plays [`heavy_move`] to the end of the game and
 /// scores by area with komi, recording the moves as AMAF keys (point indices) for RAVE.
 #[derive(Clone, Debug, Default)]
@@ -385,7 +392,7 @@ impl LeafEvaluator<GoGame> for HeavyPlayout {
     }
 
     fn amaf_key(&self, _: &GoGame, mv: Vertex) -> Option<u32> {
-        (!mv.is_pass()).then(|| mv.index() as u32)
+        amaf_point_key(mv)
     }
 
     fn amaf_key_count(&self, _: &GoGame) -> usize {
