@@ -79,6 +79,7 @@ pub struct RaveAgent<E = HeavyPlayout> {
     clock: Option<Clock>,
     resign: f64,
     resigned: bool,
+    last_value: Option<f64>,
 }
 
 impl<E: LeafEvaluator<GoGame> + Clone> RaveAgent<E> {
@@ -102,7 +103,14 @@ impl<E: LeafEvaluator<GoGame> + Clone> RaveAgent<E> {
             clock: None,
             resign,
             resigned: false,
+            last_value: None,
         }
+    }
+
+    /// The mean value (in `[0, 1]`, the mover's view) of the move the last
+    /// [`Agent::select_move`] chose, if it was visited.
+    pub fn last_value(&self) -> Option<f64> {
+        self.last_value
     }
 
     /// The budget of the next search: the spec's, capped by the time manager.
@@ -146,6 +154,7 @@ impl<E: LeafEvaluator<GoGame> + Clone> Agent<GoGame> for RaveAgent<E> {
         self.resigned = self.resign > 0.0
             && r.iterations >= MIN_RESIGN_VISITS.min(self.iters)
             && value.is_some_and(|v| v < self.resign);
+        self.last_value = value;
         Ok(mv)
     }
 
@@ -186,6 +195,75 @@ impl<E: LeafEvaluator<GoGame> + Clone> Agent<GoGame> for RaveAgent<E> {
     }
 }
 
+/// MC-RAVE that plays for the win while the game is open and for points once it is
+/// decided (`rave:diff=decided`): each move is searched with win-rate playouts first;
+/// when the chosen move's value is below `switch` or above `1 - switch` (every move wins,
+/// or every move loses: where win rates stop telling moves apart), the move is searched
+/// again with difference-game playouts, whose move is played. A decided position so costs
+/// two searches. The difference game was built for exactly those positions; played
+/// everywhere, it gives up won games in close real endgames (`experiments/go-endgames`).
+pub struct DecidedDiffAgent {
+    win: RaveAgent<HeavyPlayout>,
+    diff: RaveAgent<DiffPlayout>,
+    switch: f64,
+    name: String,
+    /// Moves chosen by the difference game, and all moves (for the GTP log and tests).
+    pub diff_moves: (u64, u64),
+}
+
+impl Agent<GoGame> for DecidedDiffAgent {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn select_move(
+        &mut self,
+        game: &GoGame,
+        state: &GoState,
+        player: Player,
+    ) -> Result<Vertex, AgentError> {
+        let mv = self.win.select_move(game, state, player)?;
+        self.diff_moves.1 += 1;
+        let decided = self
+            .win
+            .last_value()
+            .is_some_and(|v| v < self.switch || v > 1.0 - self.switch);
+        if !decided {
+            return Ok(mv);
+        }
+        self.diff_moves.0 += 1;
+        self.diff.select_move(game, state, player)
+    }
+
+    fn analyse(
+        &mut self,
+        game: &GoGame,
+        state: &GoState,
+        player: Player,
+    ) -> Option<Analysis<Vertex>> {
+        self.win.analyse(game, state, player)
+    }
+
+    fn analyse_within(
+        &mut self,
+        game: &GoGame,
+        state: &GoState,
+        player: Player,
+        budget: Budget,
+    ) -> Option<Analysis<Vertex>> {
+        self.win.analyse_within(game, state, player, budget)
+    }
+
+    fn clock(&mut self, seconds: f64, stones: u32, per_move_after: f64) {
+        self.win.clock(seconds, stones, per_move_after);
+        self.diff.clock(seconds, stones, per_move_after);
+    }
+
+    fn resigns(&self) -> bool {
+        self.win.resigns()
+    }
+}
+
 /// Registers `rave` in `r`.
 pub fn register(r: &mut AgentRegistry<GoGame>) {
     r.register(
@@ -204,7 +282,8 @@ pub fn register(r: &mut AgentRegistry<GoGame>) {
             let capture: f64 = p.get("capture", 0.9, "a probability")?;
             let pattern: f64 = p.get("pattern", 0.95, "a probability")?;
             let resign: f64 = p.get("resign", 0.1, "a value in [0, 1)")?;
-            let diff: bool = p.get("diff", false, "true or false")?;
+            let diff: String = p.get("diff", "false".to_string(), "true, false or decided")?;
+            let switch: f64 = p.get("switch", 0.1, "a value in [0, 0.5)")?;
             let prob = |x: f64| (0.0..=1.0).contains(&x);
             let ok = iters > 0
                 && threads > 0
@@ -218,16 +297,20 @@ pub fn register(r: &mut AgentRegistry<GoGame>) {
                 && c >= 0.0
                 && prob(capture)
                 && prob(pattern)
-                && (0.0..1.0).contains(&resign);
+                && (0.0..1.0).contains(&resign)
+                && (0.0..0.5).contains(&switch)
+                && matches!(diff.as_str(), "false" | "true" | "decided");
             if !ok {
                 return Err(SpecError::BadValue {
                     agent: "rave".into(),
-                    key: "iters/time/threads/equiv/k/prior/c/capture/pattern/resign".into(),
+                    key: "iters/time/threads/equiv/k/prior/c/capture/pattern/resign/switch/diff"
+                        .into(),
                     value: format!(
-                        "{iters}/{time:?}/{threads}/{equiv}/{k:?}/{prior}/{c}/{capture}/{pattern}/{resign}"
+                        "{iters}/{time:?}/{threads}/{equiv}/{k:?}/{prior}/{c}/{capture}/{pattern}/{resign}/{switch}/{diff}"
                     ),
                     expected: "positive iters, threads, time, equiv and k; prior, c >= 0; \
-                               probabilities in [0, 1]; resign in [0, 1)"
+                               probabilities in [0, 1]; resign in [0, 1); switch in [0, 0.5); \
+                               diff true, false or decided"
                         .into(),
                 });
             }
@@ -242,9 +325,6 @@ pub fn register(r: &mut AgentRegistry<GoGame>) {
                 },
                 threads,
                 reuse_tree: false,
-                // The difference game values a move by its tempo, so moves the game never
-                // searches (own eye fills) can be the right answer there.
-                all_legal_moves: diff,
                 ..MctsParams::default()
             };
             let rave = Rave {
@@ -258,28 +338,39 @@ pub fn register(r: &mut AgentRegistry<GoGame>) {
                 pattern,
                 ..HeavyConfig::default()
             };
+            let diff_params = MctsParams {
+                // The difference game values a move by its tempo, so moves the game never
+                // searches (own eye fills) can be the right answer there.
+                all_legal_moves: true,
+                ..params.clone()
+            };
             Ok(builder(move |game, seed| -> Box<dyn Agent<GoGame>> {
-                if diff {
+                let diff_agent = || {
                     // Values are difference-game results, not win rates: never resign.
                     let leaf =
                         DiffPlayout::with_policy(&game.initial_state(), DiffPolicy::Heavy(heavy));
-                    Box::new(RaveAgent::new(
-                        params.clone(),
-                        rave,
-                        leaf,
-                        0.0,
-                        seed,
-                        name.clone(),
-                    ))
-                } else {
-                    Box::new(RaveAgent::new(
+                    RaveAgent::new(diff_params.clone(), rave, leaf, 0.0, seed, name.clone())
+                };
+                let win_agent = || {
+                    RaveAgent::new(
                         params.clone(),
                         rave,
                         HeavyPlayout::new(heavy),
                         resign,
                         seed,
                         name.clone(),
-                    ))
+                    )
+                };
+                match diff.as_str() {
+                    "true" => Box::new(diff_agent()),
+                    "decided" => Box::new(DecidedDiffAgent {
+                        win: win_agent(),
+                        diff: diff_agent(),
+                        switch,
+                        name: name.clone(),
+                        diff_moves: (0, 0),
+                    }),
+                    _ => Box::new(win_agent()),
                 }
             }))
         }),
@@ -340,13 +431,68 @@ const RAVE_PARAMS: &[ParamDoc] = &[
     ParamDoc {
         key: "diff",
         default: "false",
-        help: "difference-game playouts (heavy moves on the position plus its colour reversal, judged by the summed score; never resigns)",
+        help: "true: difference-game playouts (heavy moves on the position plus its colour reversal, judged by the summed score; never resigns); decided: win-rate search, then the difference game when the chosen move's value is below switch or above 1 - switch",
+    },
+    ParamDoc {
+        key: "switch",
+        default: "0.1",
+        help: "with diff=decided: the win rate beyond which the game counts as decided",
     },
 ];
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `diff=decided` keeps the win-rate move in an open position and hands a decided one
+    /// to the difference game.
+    #[test]
+    fn decided_positions_go_to_the_difference_game() {
+        let game = GoGame::new(5).unwrap();
+        let heavy = HeavyConfig::default();
+        let params = MctsParams {
+            budget: Budget::iterations(1500),
+            ..MctsParams::default()
+        };
+        let make = || DecidedDiffAgent {
+            win: RaveAgent::new(
+                params.clone(),
+                Rave::default(),
+                HeavyPlayout::new(heavy),
+                0.0,
+                3,
+                "w".into(),
+            ),
+            diff: RaveAgent::new(
+                MctsParams {
+                    all_legal_moves: true,
+                    ..params.clone()
+                },
+                Rave::default(),
+                DiffPlayout::with_policy(&game.initial_state(), DiffPolicy::Heavy(heavy)),
+                0.0,
+                3,
+                "d".into(),
+            ),
+            switch: 0.1,
+            name: "x".into(),
+            diff_moves: (0, 0),
+        };
+        let open = game.initial_state();
+        let mut a = make();
+        let mv = a.select_move(&game, &open, Player(0)).unwrap();
+        assert!(game.is_legal(&open, mv));
+        assert_eq!(a.diff_moves, (0, 1), "the empty board is open");
+        // White has walled off three rows with two eyes (plus komi): Black has lost
+        // whatever it plays.
+        let decided = game
+            .parse_state("...../...../OOOOO/.O.O./OOOOO b - 7.5")
+            .unwrap();
+        let mut a = make();
+        let mv = a.select_move(&game, &decided, Player(0)).unwrap();
+        assert!(game.is_legal(&decided, mv));
+        assert_eq!(a.diff_moves, (1, 1), "every Black move loses here");
+    }
 
     #[test]
     fn time_manager_splits_the_clock() {

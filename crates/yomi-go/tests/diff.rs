@@ -79,6 +79,8 @@ fn registry_builds_go_agents_and_they_play() {
         "diffmcts:iters=50,c=1,threads=2",
         "rave:iters=200,diff=true",
         "rave:iters=100,diff=true,threads=2",
+        "rave:iters=200,diff=decided",
+        "rave:iters=100,diff=decided,switch=0.3,resign=0",
         "dkmcts-linear:iters=200,handicap=2,moves=50,period=50",
         "dkmcts-score:iters=200,period=50,rate=-12,midpoint=0.5,cap=0.8",
         "dkmcts-value:iters=100,threads=2,period=20,red=0.4,green=0.55,step=0.5",
@@ -93,6 +95,7 @@ fn registry_builds_go_agents_and_they_play() {
     assert!(r.build(&g, "diffmcts:iters=0", 1).is_err());
     assert!(r.build(&g, "diffmcts:foo=1", 1).is_err());
     assert!(r.build(&g, "rave:diff=maybe", 1).is_err());
+    assert!(r.build(&g, "rave:diff=decided,switch=0.5", 1).is_err());
     for bad in [
         "dkmcts-value:red=1.5",
         "dkmcts-score:cap=abc",
