@@ -9,7 +9,7 @@
 #   YOMI=target/release/yomi experiments/go-endgames/run.sh
 #
 # SELFPLAY (default 60) self-play games; FROM_END (default 14); ITERS (default 10000)
-# iterations a move; AGENTS (default "mcts diffmcts rave diffrave") the engines; DIR
+# iterations a move; AGENTS (default "mcts diffmcts rave diffrave decided") the engines; DIR
 # (default experiments/go-endgames) where the journals go. GNU Go is Debian's `gnugo`.
 set -eu
 YOMI=${YOMI:-target/release/yomi}
@@ -17,7 +17,7 @@ GNUGO=${GNUGO:-/usr/games/gnugo}
 SELFPLAY=${SELFPLAY:-60}
 FROM_END=${FROM_END:-14}
 ITERS=${ITERS:-10000}
-AGENTS=${AGENTS:-mcts diffmcts rave diffrave}
+AGENTS=${AGENTS:-mcts diffmcts rave diffrave decided}
 DIR=${DIR:-experiments/go-endgames}
 [ -x "$GNUGO" ] || { echo "GNU Go not found at $GNUGO (Debian: apt install gnugo)" >&2; exit 2; }
 G="$GNUGO --mode gtp --level 10 --chinese-rules"
@@ -33,7 +33,8 @@ for a in $AGENTS; do
     diffmcts) spec="diffmcts:iters=$ITERS" ;;
     rave) spec="rave:iters=$ITERS,resign=0" ;;
     diffrave) spec="rave:iters=$ITERS,diff=true" ;;
-    *) echo "unknown agent $a (mcts, diffmcts, rave, diffrave)" >&2; exit 2 ;;
+    decided) spec="rave:iters=$ITERS,diff=decided,resign=0" ;;
+    *) echo "unknown agent $a (mcts, diffmcts, rave, diffrave, decided)" >&2; exit 2 ;;
   esac
   out="$DIR/$a-from$FROM_END.jsonl"
   "$YOMI" go twogtp --games $((2 * n)) --openings "$DIR/positions-$FROM_END" --out "$out" \
