@@ -2,8 +2,12 @@
 //! ([`yomi_core::search::mcts::Rave`]), Go priors at expansion ([`crate::prior`]) and heavy
 //! playouts ([`crate::heavy`]), as in MoGo, michi and Pachi; plus resignation and a simple
 //! time manager. Registered as `rave:iters=..,time=..,threads=..,equiv=..,k=..,prior=..,
-//! c=..,capture=..,pattern=..,resign=..`.
+//! c=..,capture=..,pattern=..,resign=..,diff=..,switch=..`.
 //!
+//! - **Difference game** (`diff`): `true` searches with difference-game playouts
+//!   ([`DiffPlayout`] with heavy moves) instead of win rates; `decided` searches with win
+//!   rates and hands positions whose best value is below `switch` or above `1 - switch` to
+//!   a difference-game search ([`DecidedDiffAgent`]).
 //! - **Resignation**: after a search of at least [`MIN_RESIGN_VISITS`] iterations whose
 //!   chosen move's mean value is below `resign` (0.1 by default; 0 never resigns), the
 //!   agent reports [`Agent::resigns`], and the GTP engine answers `resign`.
@@ -202,12 +206,13 @@ impl<E: LeafEvaluator<GoGame> + Clone> Agent<GoGame> for RaveAgent<E> {
 /// again with difference-game playouts, whose move is played. A decided position so costs
 /// two searches. The difference game was built for exactly those positions; played
 /// everywhere, it gives up won games in close real endgames (`experiments/go-endgames`).
+/// It resigns as `rave` does (`resign=0` plays lost games out for points).
 pub struct DecidedDiffAgent {
     win: RaveAgent<HeavyPlayout>,
     diff: RaveAgent<DiffPlayout>,
     switch: f64,
     name: String,
-    /// Moves chosen by the difference game, and all moves (for the GTP log and tests).
+    /// Moves the difference game chose, and all moves chosen.
     pub diff_moves: (u64, u64),
 }
 
