@@ -27,8 +27,8 @@
 //! plays a liberty of an opponent chain judged dead ([`crate::score::dead_stones`]), else a
 //! dame (a point next to living stones of both colours), never an own eye-like point or a
 //! self-atari; with nothing to clean up it passes. (It used to play the most visited
-//! non-pass move of a fresh search instead, which in real endgames filled own eye space
-//! and killed own groups while the opponent passed: `experiments/go-endgames`.) `final_score` and `final_status_list` mark dead
+//! non-pass move of a fresh search instead, which could be a point inside its own area
+//! while the opponent passed: `experiments/go-endgames`.) `final_score` and `final_status_list` mark dead
 //! stones by Monte Carlo ownership ([`crate::score::dead_stones`]); `seki` lists are empty.
 
 use std::io::{BufRead, Read, Write};
