@@ -28,8 +28,9 @@
 //! dame (a point next to living stones of both colours), never an own eye-like point or a
 //! self-atari; with nothing to clean up it passes. (It used to play the most visited
 //! non-pass move of a fresh search instead, which could be a point inside its own area
-//! while the opponent passed: `experiments/go-endgames`.) `final_score` and `final_status_list` mark dead
-//! stones by Monte Carlo ownership ([`crate::score::dead_stones`]); `seki` lists are empty.
+//! while the opponent passed: `experiments/go-endgames`.) `final_score` and
+//! `final_status_list` mark dead stones by Monte Carlo ownership
+//! ([`crate::score::dead_stones`]); `seki` lists are empty.
 
 use std::io::{BufRead, Read, Write};
 use std::time::Instant;
