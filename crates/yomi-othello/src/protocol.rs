@@ -63,6 +63,12 @@ pub struct Engine {
     /// among the moves it ranks). Alpha-beta deepens iteratively and answers with the
     /// deepest finished iteration when the time is up.
     pub move_time: Duration,
+    /// Most nodes of one midgame search (`hint` shares them among the moves it ranks), if
+    /// capped: the search stops there as at [`Engine::move_time`], whichever comes first,
+    /// but on any machine under any load it stops at the same point, so the engine's
+    /// replies repeat exactly (`--nodes`; the fuzz targets use it to bound each input's
+    /// work without the clock). `None` (the default): time and depth only.
+    pub max_nodes: Option<u64>,
     /// When set, this agent (any spec of [`crate::agents::registry`], built with
     /// [`Engine::with_agent`]) chooses every move (`go`, `genmove`) instead of the
     /// alpha-beta search and the exact solver, within its own spec's budget; its moves are
@@ -100,6 +106,7 @@ impl Engine {
             depth: 6,
             exact_empties: 16,
             move_time: DEFAULT_MOVE_TIME,
+            max_nodes: None,
             agent: None,
             solver: Solver::new(solver_bits.clamp(4, MAX_TABLE_BITS)),
             search: AlphaBeta::new(
@@ -181,7 +188,9 @@ impl Engine {
         if s.legal() == 0 {
             return Some(Choice {
                 mv: Move::PASS,
-                eval: -self.score_after(Move::PASS, self.move_time),
+                eval: -self
+                    .score_after(Move::PASS, self.move_time, self.max_nodes)
+                    .0,
                 exact: false,
                 depth: 0,
             });
@@ -195,6 +204,7 @@ impl Engine {
                 depth: s.empty_count(),
             });
         }
+        self.search.set_node_limit(self.max_nodes);
         let r = self.search.search(
             &Othello,
             &s,
@@ -212,18 +222,24 @@ impl Engine {
         })
     }
 
-    /// Evaluation of the position after `mv` for the side that moves next there, searched
-    /// for at most `time`.
-    fn score_after(&mut self, mv: Move, time: Duration) -> f32 {
+    /// The position after `mv` for the side that moves next there, searched for at most
+    /// `time` and `nodes`: its evaluation, whether it is exact, and the depth reached in
+    /// plies from the current position (the move itself included).
+    fn score_after(&mut self, mv: Move, time: Duration, nodes: Option<u64>) -> (f32, bool, u32) {
         let mut t = self.state;
         t.play_unchecked(mv);
         if t.is_over() {
-            return t.final_score() as f32;
+            return (t.final_score() as f32, true, 1);
         }
         if t.empty_count() <= self.exact_empties {
-            return self.solver.solve(&t).score as f32;
+            return (
+                self.solver.solve(&t).score as f32,
+                true,
+                t.empty_count() + 1,
+            );
         }
         let d = self.depth.saturating_sub(1).max(1);
+        self.search.set_node_limit(nodes);
         let r = self.search.search(
             &Othello,
             &t,
@@ -233,28 +249,29 @@ impl Engine {
                 time: Some(time),
             },
         );
-        reward_to_discs(r.value)
+        (reward_to_discs(r.value), false, r.depth + 1)
     }
 
-    /// Every legal move with its evaluation for the side to move, best first.
+    /// Every legal move with its evaluation for the side to move, best first; `depth` is
+    /// what each move's search reached (it stops early at the time or node budget).
     pub fn rank_moves(&mut self) -> Vec<Choice> {
         let mut moves = Vec::new();
         Othello.legal_moves(&self.state, &mut moves);
-        let exact = self.state.empty_count() <= self.exact_empties;
-        let depth = if exact {
-            self.state.empty_count()
-        } else {
-            self.depth
-        };
-        // The moves share the move time.
+        // The moves share the move time and the node budget.
         let each = self.move_time / (moves.len().max(1) as u32);
+        let each_nodes = self
+            .max_nodes
+            .map(|n| (n / moves.len().max(1) as u64).max(1));
         let mut out: Vec<Choice> = moves
             .into_iter()
-            .map(|mv| Choice {
-                mv,
-                eval: -self.score_after(mv, each),
-                exact,
-                depth,
+            .map(|mv| {
+                let (eval, exact, depth) = self.score_after(mv, each, each_nodes);
+                Choice {
+                    mv,
+                    eval: -eval,
+                    exact,
+                    depth,
+                }
             })
             .collect();
         out.sort_by(|a, b| b.eval.total_cmp(&a.eval));

@@ -237,3 +237,41 @@ fn engines_with_small_tables_play_legal_moves() {
         }
     }
 }
+
+/// `--nodes`: a node cap bounds each search without the clock, so a deep `set depth`
+/// answers at once even with a minute per move, and the same session gives the same
+/// replies (the time field of `===` aside).
+#[test]
+fn nboard_node_cap_bounds_searches_and_replies_repeat_exactly() {
+    use yomi_othello::protocol::{run_nboard_with, Engine};
+    let session = || {
+        let mut engine = Engine::with_table_bits(12, 12);
+        engine.move_time = std::time::Duration::from_secs(60);
+        engine.max_nodes = Some(5_000);
+        let mut out = Vec::new();
+        let script = "nboard 2\nset depth 30\ngo\nmove F5\nhint 3\ngo\n";
+        let t = std::time::Instant::now();
+        run_nboard_with(engine, script.as_bytes(), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let without_times: Vec<String> = text
+            .lines()
+            .map(|l| match l.strip_prefix("=== ") {
+                Some(reply) => reply.rsplit_once('/').map_or(l, |(head, _)| head).into(),
+                None => l.into(),
+            })
+            .collect();
+        (without_times, t.elapsed())
+    };
+    let (a, ta) = session();
+    let (b, tb) = session();
+    assert_eq!(a, b);
+    assert_eq!(a.iter().filter(|l| l.contains('/')).count(), 2, "{a:?}");
+    assert_eq!(
+        a.iter().filter(|l| l.starts_with("search ")).count(),
+        3,
+        "{a:?}"
+    );
+    for t in [ta, tb] {
+        assert!(t.as_secs() < 20, "a capped session took {t:?}");
+    }
+}

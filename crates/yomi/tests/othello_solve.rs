@@ -91,3 +91,28 @@ fn solve_on_two_threads_and_within_a_limit() {
     yomi(&["othello", "solve", FFO40, "X", "--time", "0"]).fails(2, &["--time"]);
     yomi(&["othello", "solve", FFO40, "X", "--threads", "0"]).fails(2, &["threads"]);
 }
+
+/// `othello nboard --nodes` and `othello gtp --nodes`: a node cap answers a deep search at
+/// once however long the move time, the same way each run; 0 is a usage error.
+#[test]
+fn protocol_engines_take_a_node_cap() {
+    use common::yomi_with_input;
+    let script = "nboard 2\nset depth 40\ngo\nhint 2\n";
+    let args = ["othello", "nboard", "--nodes", "3000", "--move-time", "600"];
+    let a = yomi_with_input(&args, script);
+    a.ok().says(&["=== ", "search "]);
+    let moves = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(|l| l.rsplit_once('/').map_or(l, |(head, _)| head).to_string())
+            .collect()
+    };
+    let b = yomi_with_input(&args, script);
+    assert_eq!(moves(&a.stdout), moves(&b.stdout));
+    yomi_with_input(
+        &["othello", "gtp", "--nodes", "3000", "--move-time", "600"],
+        "1 genmove b\n",
+    )
+    .ok()
+    .says(&["=1 "]);
+    yomi(&["othello", "nboard", "--nodes", "0"]).fails(2, &["--nodes must be at least 1"]);
+}

@@ -48,6 +48,7 @@ pub struct AlphaBeta<G: Game, E> {
     mask: u64,
     nodes: u64,
     deadline: Option<Instant>,
+    node_limit: Option<u64>,
     aborted: bool,
     rng: Rng,
 }
@@ -61,9 +62,20 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             mask: (1u64 << table_bits) - 1,
             nodes: 0,
             deadline: None,
+            node_limit: None,
             aborted: false,
             rng: Rng::seed_from_u64(seed),
         }
+    }
+
+    /// Caps each later search at `limit` nodes (`None`, the default: no cap). A search
+    /// that reaches the cap stops as one out of time does and answers with its deepest
+    /// finished iteration. Unlike a time limit the cap gives the same answer on any machine
+    /// under any load (same position, seed and earlier searches), which makes replies
+    /// reproducible; unlike [`Budget::iterations`], which only stops the deepening once an
+    /// iteration has passed it, it also ends an iteration part-way.
+    pub fn set_node_limit(&mut self, limit: Option<u64>) {
+        self.node_limit = limit;
     }
 
     /// Searches `state` by iterative deepening up to `max_depth` turns or the budget's time.
@@ -176,6 +188,9 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         beta: f64,
     ) -> f64 {
         self.nodes += 1;
+        if self.node_limit.is_some_and(|n| self.nodes > n) {
+            self.aborted = true;
+        }
         if self.nodes % 1024 == 0 {
             if let Some(d) = self.deadline {
                 if Instant::now() >= d {
@@ -319,5 +334,34 @@ mod tests {
                 assert_eq!(r.best, Some(heap % 4), "heap {heap}");
             }
         }
+    }
+
+    #[test]
+    fn node_limit_ends_an_iteration_part_way_and_repeats_exactly() {
+        let game = Nim::new(40);
+        let unlimited = Budget {
+            iterations: None,
+            time: None,
+        };
+        let full = AlphaBeta::new(NeutralEvaluator::new(), 12, 3).search(
+            &game,
+            &game.initial_state(),
+            40,
+            unlimited,
+        );
+        assert!(full.nodes > 1_000, "{} nodes", full.nodes);
+        let capped = |limit| {
+            let mut ab = AlphaBeta::new(NeutralEvaluator::new(), 12, 3);
+            ab.set_node_limit(Some(limit));
+            ab.search(&game, &game.initial_state(), 40, unlimited)
+        };
+        let a = capped(300);
+        assert!(a.nodes <= 301, "{} nodes past a cap of 300", a.nodes);
+        assert!(a.depth >= 1 && a.depth < full.depth, "depth {}", a.depth);
+        let b = capped(300);
+        assert_eq!(
+            (a.best, a.value, a.depth, a.nodes),
+            (b.best, b.value, b.depth, b.nodes)
+        );
     }
 }

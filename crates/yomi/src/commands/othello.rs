@@ -77,6 +77,10 @@ pub enum OthelloCommand {
         /// any `set depth` answers in bounded time.
         #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
         move_time: f64,
+        /// Most nodes one alpha-beta search may visit (`hint` shares them), as well as the
+        /// time: a cap that stops at the same point on any machine, so replies repeat.
+        #[arg(long, value_name = "N")]
+        nodes: Option<u64>,
         /// The agent that chooses the moves (`yomi agents othello` lists them; its spec sets
         /// its budget); default: alpha-beta with the pattern evaluation and exact solving.
         #[arg(long, value_name = "SPEC")]
@@ -93,6 +97,10 @@ pub enum OthelloCommand {
         /// Most seconds one `genmove` search may take.
         #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
         move_time: f64,
+        /// Most nodes one alpha-beta `genmove` search may visit, as well as the time: a cap
+        /// that stops at the same point on any machine, so replies repeat.
+        #[arg(long, value_name = "N")]
+        nodes: Option<u64>,
         /// The agent that chooses the moves (`yomi agents othello` lists them; its spec sets
         /// its budget); default: alpha-beta with the pattern evaluation and exact solving.
         #[arg(long, value_name = "SPEC")]
@@ -369,10 +377,11 @@ pub fn run(args: OthelloArgs) -> anyhow::Result<()> {
         }
         OthelloCommand::Nboard {
             move_time,
+            nodes,
             agent,
             seed,
         } => {
-            let engine = engine_with(move_time, agent.as_deref(), seed)?;
+            let engine = engine_with(move_time, nodes, agent.as_deref(), seed)?;
             let stdin = std::io::stdin();
             let mut stdout = std::io::stdout().lock();
             run_nboard_with(engine, BufReader::new(stdin.lock()), &mut stdout)?;
@@ -380,10 +389,11 @@ pub fn run(args: OthelloArgs) -> anyhow::Result<()> {
         }
         OthelloCommand::Gtp {
             move_time,
+            nodes,
             agent,
             seed,
         } => {
-            let engine = engine_with(move_time, agent.as_deref(), seed)?;
+            let engine = engine_with(move_time, nodes, agent.as_deref(), seed)?;
             let mut stdout = std::io::stdout().lock();
             run_gtp_with(engine, BufReader::new(std::io::stdin()), &mut stdout)?;
             stdout.flush()?;
@@ -742,13 +752,22 @@ fn kinds(set: &[testsets::LabelledPosition]) -> String {
         .join(", ")
 }
 
-/// The protocol engine with `--move-time` checked (finite, above 0, at most 1e6 s) and the
-/// `--agent` (a usage error when its spec is refused).
-fn engine_with(move_time: f64, agent: Option<&str>, seed: u64) -> anyhow::Result<Engine> {
+/// The protocol engine with `--move-time` checked (finite, above 0, at most 1e6 s), the
+/// `--nodes` cap (above 0) and the `--agent` (a usage error when its spec is refused).
+fn engine_with(
+    move_time: f64,
+    nodes: Option<u64>,
+    agent: Option<&str>,
+    seed: u64,
+) -> anyhow::Result<Engine> {
+    if nodes == Some(0) {
+        return Err(usage("--nodes must be at least 1"));
+    }
     let mut engine = match agent {
         Some(spec) => Engine::with_agent(spec, seed).map_err(|e| usage(format!("--agent: {e}")))?,
         None => Engine::new(),
     };
     engine.move_time = seconds_option("--move-time", move_time, Zero::Refused)?;
+    engine.max_nodes = nodes;
     Ok(engine)
 }
