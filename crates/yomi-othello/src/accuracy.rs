@@ -83,9 +83,15 @@ pub struct SetFile {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AccuracyConfig {
-    /// Seed of every search (per item: [`item_seed`]).
+    /// Seed of every search (per item: [`item_seed`]); run `r` (0-based) uses `seed + r`.
     #[serde(default = "one")]
     pub seed: u64,
+    /// Independent runs of the whole experiment, each with its own seed (the paper reports
+    /// the mean of 10); the report gives the mean over runs with an interval from their
+    /// spread. Run 0 is the experiment with `seed` alone, so a 1-run file's records stay
+    /// the first run's.
+    #[serde(default = "one_run")]
+    pub runs: u32,
     /// Playouts per move (the paper: 10000, 30000, 50000).
     pub playouts: Vec<u64>,
     /// Use the first this many positions of each set (all if absent).
@@ -109,6 +115,18 @@ pub struct AccuracyConfig {
 
 fn one() -> u64 {
     1
+}
+
+fn one_run() -> u32 {
+    1
+}
+
+/// The most runs an experiment file may ask for.
+pub const MAX_RUNS: u32 = 100;
+
+/// The seed of run `run` (0-based) of an experiment seeded `seed`.
+pub fn run_seed(seed: u64, run: u32) -> u64 {
+    seed.wrapping_add(run as u64)
 }
 
 /// Why the experiment could not run.
@@ -264,6 +282,9 @@ impl AccuracyConfig {
         }
         if self.positions == Some(0) {
             return bad("positions: expected a positive count".into());
+        }
+        if !(1..=MAX_RUNS).contains(&self.runs) {
+            return bad(format!("runs: expected 1..={MAX_RUNS}, got {}", self.runs));
         }
         let mut names = HashSet::new();
         for v in &self.variants {
@@ -552,18 +573,20 @@ pub struct Item {
     pub playouts: u64,
     /// 0-based index of the position in its set.
     pub index: usize,
+    /// The run (0-based; [`AccuracyConfig::runs`]).
+    pub run: u32,
     /// The full agent spec ([`agent_spec`]).
     pub spec: String,
-    /// The search's seed ([`item_seed`]).
+    /// The search's seed ([`item_seed`] of the run's [`run_seed`]).
     pub seed: u64,
 }
 
 /// What identifies an item's record: agent spec, S, position index, board and seed.
 type RecordKey = (String, u32, usize, String, u64);
 
-/// The experiment's items, in the order they are started: playouts → position → S →
-/// variant, so an interrupted run has about the same N in every cell of its smallest
-/// budget. Built the same way by the process that owns the records file and by every
+/// The experiment's items, in the order they are started: run → playouts → position → S →
+/// variant, so an interrupted run has whole runs and about the same N in every cell of its
+/// smallest budget. Built the same way by the process that owns the records file and by every
 /// worker (a Ray task, a thread of [`run`]), which therefore agree on what item `k` is.
 pub struct AccuracyPlan {
     cfg: AccuracyConfig,
@@ -597,31 +620,34 @@ impl AccuracyPlan {
         let max_positions = sets.iter().map(|s| s.positions.len()).max().unwrap_or(0);
         let mut items = Vec::new();
         let mut by_key = std::collections::HashMap::new();
-        for &n in &playouts {
-            for index in 0..max_positions {
-                for (s, set) in sets.iter().enumerate() {
-                    let Some(position) = set.positions.get(index) else {
-                        continue;
-                    };
-                    for (v, variant) in cfg.variants.iter().enumerate() {
-                        let spec = agent_spec(variant, n);
-                        let seed = item_seed(cfg.seed, &spec, set.stage, index);
-                        let key = (
-                            spec.clone(),
-                            set.stage,
-                            index,
-                            position.state.to_board_string(),
-                            seed,
-                        );
-                        by_key.insert(key, items.len());
-                        items.push(Item {
-                            variant: v,
-                            set: s,
-                            playouts: n,
-                            index,
-                            spec,
-                            seed,
-                        });
+        for run in 0..cfg.runs {
+            for &n in &playouts {
+                for index in 0..max_positions {
+                    for (s, set) in sets.iter().enumerate() {
+                        let Some(position) = set.positions.get(index) else {
+                            continue;
+                        };
+                        for (v, variant) in cfg.variants.iter().enumerate() {
+                            let spec = agent_spec(variant, n);
+                            let seed = item_seed(run_seed(cfg.seed, run), &spec, set.stage, index);
+                            let key = (
+                                spec.clone(),
+                                set.stage,
+                                index,
+                                position.state.to_board_string(),
+                                seed,
+                            );
+                            by_key.insert(key, items.len());
+                            items.push(Item {
+                                variant: v,
+                                set: s,
+                                playouts: n,
+                                index,
+                                run,
+                                spec,
+                                seed,
+                            });
+                        }
                     }
                 }
             }
@@ -1063,40 +1089,66 @@ impl Cell {
     }
 }
 
-/// Sums the records of the configured items into cells keyed by (variant, S, playouts).
-/// Records of other settings (another seed, agent spec or position) are ignored.
+/// Sums the records of the configured items into cells keyed by (variant, S, playouts),
+/// all runs together. Records of other settings (another seed, agent spec or position)
+/// are ignored.
 pub fn cells(
     cfg: &AccuracyConfig,
     sets: &[LoadedSet],
     records: &[Record],
 ) -> BTreeMap<(String, u32, u64), Cell> {
-    let mut wanted = HashSet::new();
-    for v in &cfg.variants {
-        for &n in &cfg.playouts {
-            let spec = agent_spec(v, n);
-            for set in sets {
-                for (index, p) in set.positions.iter().enumerate() {
-                    let seed = item_seed(cfg.seed, &spec, set.stage, index);
-                    wanted.insert((
-                        spec.clone(),
-                        set.stage,
-                        index,
-                        p.state.to_board_string(),
-                        seed,
-                    ));
+    let mut out: BTreeMap<(String, u32, u64), Cell> = BTreeMap::new();
+    for ((variant, stage, playouts, _), c) in run_cells(cfg, sets, records) {
+        let total = out.entry((variant, stage, playouts)).or_default();
+        total.n += c.n;
+        total.wins += c.wins;
+        total.draws += c.draws;
+        total.seconds += c.seconds;
+    }
+    out
+}
+
+/// [`cells`] per run: keyed by (variant, S, playouts, run).
+pub fn run_cells(
+    cfg: &AccuracyConfig,
+    sets: &[LoadedSet],
+    records: &[Record],
+) -> BTreeMap<(String, u32, u64, u32), Cell> {
+    let mut wanted = std::collections::HashMap::new();
+    for run in 0..cfg.runs {
+        for v in &cfg.variants {
+            for &n in &cfg.playouts {
+                let spec = agent_spec(v, n);
+                for set in sets {
+                    for (index, p) in set.positions.iter().enumerate() {
+                        let seed = item_seed(run_seed(cfg.seed, run), &spec, set.stage, index);
+                        wanted.insert(
+                            (
+                                spec.clone(),
+                                set.stage,
+                                index,
+                                p.state.to_board_string(),
+                                seed,
+                            ),
+                            run,
+                        );
+                    }
                 }
             }
         }
     }
-    let mut out: BTreeMap<(String, u32, u64), Cell> = BTreeMap::new();
+    let mut out: BTreeMap<(String, u32, u64, u32), Cell> = BTreeMap::new();
     let mut seen = HashSet::new();
     for r in records {
         let key = r.item_key();
-        if !wanted.contains(&key) || !seen.insert(key) {
+        let Some(&run) = wanted.get(&key) else {
+            continue;
+        };
+        if !seen.insert(key) {
             continue;
         }
         let c = out
-            .entry((r.variant.clone(), r.stage, r.playouts))
+            .entry((r.variant.clone(), r.stage, r.playouts, run))
             .or_default();
         c.n += 1;
         match r.outcome {
@@ -1150,6 +1202,86 @@ fn pct(x: f64) -> String {
     format!("{:.1}", 100.0 * x)
 }
 
+/// The 0.975 quantile of Student's t with `df` degrees of freedom (2.0 above 30, within
+/// 0.04 of the exact value up to 60 and 0.02 above).
+fn t975(df: usize) -> f64 {
+    const T: [f64; 30] = [
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+        2.052, 2.048, 2.045, 2.042,
+    ];
+    T.get(df.wrapping_sub(1)).copied().unwrap_or(2.0)
+}
+
+/// One cell over several runs: the runs with records, the mean of their accuracies, the
+/// standard deviation between runs and the 95 % interval of the mean (Student's t).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RunStats {
+    /// Runs with at least one record in the cell.
+    pub runs: usize,
+    /// Records over all runs.
+    pub n: u64,
+    /// Mean of the runs' accuracies (fractions).
+    pub mean: f64,
+    /// Sample standard deviation of the runs' accuracies (0 for one run).
+    pub sd: f64,
+    /// The 95 % interval of the mean, (low, high); with one run, its Wilson interval.
+    pub interval: (f64, f64),
+    /// Mean seconds per move over all runs.
+    pub seconds: f64,
+}
+
+impl RunStats {
+    /// The statistics of a cell's runs (runs without records are left out); `None` when no
+    /// run has a record.
+    pub fn of(cells: &[Cell]) -> Option<RunStats> {
+        let runs: Vec<&Cell> = cells.iter().filter(|c| c.n > 0).collect();
+        let k = runs.len();
+        if k == 0 {
+            return None;
+        }
+        let acc: Vec<f64> = runs.iter().map(|c| c.accuracy().0).collect();
+        let mean = acc.iter().sum::<f64>() / k as f64;
+        let n: u64 = runs.iter().map(|c| c.n).sum();
+        let seconds = runs.iter().map(|c| c.seconds).sum::<f64>() / n as f64;
+        if k == 1 {
+            let (_, lo, hi) = runs[0].accuracy();
+            return Some(RunStats {
+                runs: 1,
+                n,
+                mean,
+                sd: 0.0,
+                interval: (lo, hi),
+                seconds,
+            });
+        }
+        let sd = (acc.iter().map(|a| (a - mean).powi(2)).sum::<f64>() / (k - 1) as f64).sqrt();
+        let half = t975(k - 1) * sd / (k as f64).sqrt();
+        Some(RunStats {
+            runs: k,
+            n,
+            mean,
+            sd,
+            interval: ((mean - half).max(0.0), (mean + half).min(1.0)),
+            seconds,
+        })
+    }
+}
+
+/// [`RunStats`] of every cell (variant, S, playouts) of [`run_cells`].
+pub fn run_stats(
+    per_run: &BTreeMap<(String, u32, u64, u32), Cell>,
+) -> BTreeMap<(String, u32, u64), RunStats> {
+    let mut grouped: BTreeMap<(String, u32, u64), Vec<Cell>> = BTreeMap::new();
+    for ((v, stage, n, _), c) in per_run {
+        grouped.entry((v.clone(), *stage, *n)).or_default().push(*c);
+    }
+    grouped
+        .into_iter()
+        .filter_map(|(k, cells)| RunStats::of(&cells).map(|s| (k, s)))
+        .collect()
+}
+
 /// The markdown report of the records (see the [module docs](self)). `command` is the
 /// command line that produced them, printed in the header.
 pub fn report(
@@ -1159,6 +1291,16 @@ pub fn report(
     command: &str,
 ) -> String {
     let cells = cells(cfg, sets, records);
+    let multi = cfg.runs > 1;
+    let stats = run_stats(&run_cells(cfg, sets, records));
+    // The cell's accuracy as the overview shows it: the mean over runs.
+    let shown = |key: &(String, u32, u64)| -> Option<(f64, u64)> {
+        if multi {
+            stats.get(key).map(|s| (s.mean, s.n))
+        } else {
+            cells.get(key).map(|c| (c.accuracy().0, c.n))
+        }
+    };
     let mut playouts = cfg.playouts.clone();
     playouts.sort_unstable();
     playouts.dedup();
@@ -1180,6 +1322,18 @@ pub fn report(
         total,
         cfg.out.display()
     );
+    if multi {
+        let _ = writeln!(
+            s,
+            "{} runs: run r (0-based) uses seed {} + r. Each cell gives the mean of its \
+             runs' accuracies (N counts the searches of all runs; a cell with N below runs × \
+             the set's size is unfinished), the standard deviation between runs and the 95 % \
+             interval of that mean (Student's t over the runs). That interval measures the \
+             searches' randomness on these positions only; the choice of positions adds \
+             about ±3 to ±5 points for 300 of them (one run's Wilson interval).\n",
+            cfg.runs, cfg.seed
+        );
+    }
     let _ = writeln!(s, "Test sets:\n");
     for set in sets {
         let _ = writeln!(s, "- {}", label_note(set));
@@ -1199,9 +1353,9 @@ pub fn report(
         let mut row = format!("| {} |", v.name);
         for set in sets {
             for &n in &playouts {
-                match cells.get(&(v.name.clone(), set.stage, n)) {
-                    Some(c) => {
-                        let _ = write!(row, " {} ({}) |", pct(c.accuracy().0), c.n);
+                match shown(&(v.name.clone(), set.stage, n)) {
+                    Some((a, count)) => {
+                        let _ = write!(row, " {} ({count}) |", pct(a));
                     }
                     None => row.push_str(" – |"),
                 }
@@ -1220,9 +1374,7 @@ pub fn report(
                 .variants
                 .iter()
                 .filter_map(|v| {
-                    cells
-                        .get(&(v.name.clone(), set.stage, n))
-                        .map(|c| (v.name.as_str(), c.accuracy().0))
+                    shown(&(v.name.clone(), set.stage, n)).map(|(a, _)| (v.name.as_str(), a))
                 })
                 .collect();
             let Some(best) = scored.iter().map(|x| x.1).reduce(f64::max) else {
@@ -1263,11 +1415,19 @@ pub fn report(
                 );
             }
         }
-        let _ = writeln!(
-            s,
-            "| S | playouts | N | accuracy % | 95 % interval | s/move | paper accuracy % | paper s/move |"
-        );
-        let _ = writeln!(s, "|---:|---:|---:|---:|---:|---:|---:|---:|");
+        if multi {
+            let _ = writeln!(
+                s,
+                "| S | playouts | runs | N | accuracy % (mean of runs) | SD of runs | 95 % interval of the mean | s/move | paper accuracy % (mean of 10) | paper s/move |"
+            );
+            let _ = writeln!(s, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        } else {
+            let _ = writeln!(
+                s,
+                "| S | playouts | N | accuracy % | 95 % interval | s/move | paper accuracy % | paper s/move |"
+            );
+            let _ = writeln!(s, "|---:|---:|---:|---:|---:|---:|---:|---:|");
+        }
         for set in sets {
             for &n in &playouts {
                 let paper_cell = v.table.and_then(|t| paper(t, set.stage, n));
@@ -1275,6 +1435,32 @@ pub fn report(
                     Some((a, secs)) => (format!("{a:.2}"), format!("{:.2}", secs / 300.0)),
                     None => ("–".into(), "–".into()),
                 };
+                if multi {
+                    match stats.get(&(v.name.clone(), set.stage, n)) {
+                        Some(st) => {
+                            let _ = writeln!(
+                                s,
+                                "| {} | {n} | {} | {} | {} | {} | {}–{} | {:.3} | {pa} | {pt} |",
+                                set.stage,
+                                st.runs,
+                                st.n,
+                                pct(st.mean),
+                                pct(st.sd),
+                                pct(st.interval.0),
+                                pct(st.interval.1),
+                                st.seconds
+                            );
+                        }
+                        None => {
+                            let _ = writeln!(
+                                s,
+                                "| {} | {n} | 0 | 0 | – | – | – | – | {pa} | {pt} |",
+                                set.stage
+                            );
+                        }
+                    }
+                    continue;
+                }
                 match cells.get(&(v.name.clone(), set.stage, n)) {
                     Some(c) => {
                         let (a, lo, hi) = c.accuracy();

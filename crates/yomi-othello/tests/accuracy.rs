@@ -424,3 +424,95 @@ fn rescored_at(depth: u32) {
     assert_eq!((at(20, &search), at(30, &search)), (8100, 8100));
     assert_eq!((at(40, "wld"), at(50, "exact")), (8100, 8100));
 }
+
+/// Issue 17: `runs = N` repeats the experiment with seeds `seed`, `seed + 1`, …; the first
+/// run is the 1-run experiment (its records resume), and the report gives the mean over
+/// runs with the spread between them.
+#[test]
+fn several_runs_resume_the_first_and_report_the_mean_of_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut one = config(dir.path());
+    one.playouts = vec![40];
+    one.sets.truncate(1);
+    let s = accuracy::run(&one, "", Display::Quiet).unwrap();
+    assert_eq!((s.items, s.ran), (6, 6));
+    let mut three = one.clone();
+    three.runs = 3;
+    let s = accuracy::run(&three, "yomi othello accuracy three.toml", Display::Quiet).unwrap();
+    assert_eq!((s.items, s.resumed, s.ran), (18, 6, 12));
+    let records = accuracy::load_records(&three.out).unwrap();
+    assert_eq!(records.len(), 18);
+    let seeds: std::collections::HashSet<u64> = records.iter().map(|r| r.seed).collect();
+    assert_eq!(seeds.len(), 18, "every run searches with its own seeds");
+    let sets = accuracy::load_sets(&three).unwrap();
+    let per_run = accuracy::run_cells(&three, &sets, &records);
+    assert_eq!(
+        per_run.len(),
+        2 * 3,
+        "two variants, one stage, one budget, three runs"
+    );
+    let stats = accuracy::run_stats(&per_run);
+    for ((variant, stage, n), st) in &stats {
+        let accs: Vec<f64> = (0..3)
+            .map(|r| per_run[&(variant.clone(), *stage, *n, r)].accuracy().0)
+            .collect();
+        let mean = accs.iter().sum::<f64>() / 3.0;
+        assert_eq!((st.runs, st.n), (3, 9));
+        assert!(
+            (st.mean - mean).abs() < 1e-12,
+            "{variant}: {} vs {mean}",
+            st.mean
+        );
+        assert!(st.interval.0 <= st.mean && st.mean <= st.interval.1);
+    }
+    let text = std::fs::read_to_string(&three.report).unwrap();
+    assert!(
+        text.contains("3 runs: run r (0-based) uses seed 7 + r"),
+        "{text}"
+    );
+    assert!(
+        text.contains("| runs | N | accuracy % (mean of runs) | SD of runs |"),
+        "{text}"
+    );
+    // Runs outside 1..=100 are refused.
+    for bad in [0, 101] {
+        let mut c = one.clone();
+        c.runs = bad;
+        assert!(c.check().is_err(), "runs = {bad} accepted");
+    }
+}
+
+#[test]
+fn the_mean_of_runs_has_a_student_t_interval() {
+    use accuracy::{Cell, RunStats};
+    let cell = |wins| Cell {
+        n: 10,
+        wins,
+        draws: 0,
+        seconds: 1.0,
+    };
+    let st = RunStats::of(&[cell(5), cell(6), cell(7), Cell::default()]).unwrap();
+    assert_eq!((st.runs, st.n), (3, 30));
+    assert!((st.mean - 0.6).abs() < 1e-12);
+    assert!((st.sd - 0.1).abs() < 1e-12);
+    // t(0.975, 2 df) = 4.303: 0.6 ± 4.303 × 0.1 / √3.
+    let half = 4.303 * 0.1 / 3f64.sqrt();
+    assert!(
+        (st.interval.0 - (0.6 - half)).abs() < 1e-9,
+        "{:?}",
+        st.interval
+    );
+    assert!(
+        (st.interval.1 - (0.6 + half)).abs() < 1e-9,
+        "{:?}",
+        st.interval
+    );
+    assert!((st.seconds - 0.1).abs() < 1e-12);
+    // One run: its Wilson interval.
+    let single = RunStats::of(&[cell(6)]).unwrap();
+    assert_eq!(single.interval, {
+        let (_, lo, hi) = cell(6).accuracy();
+        (lo, hi)
+    });
+    assert!(RunStats::of(&[Cell::default()]).is_none());
+}

@@ -231,6 +231,10 @@ pub struct AccuracyArgs {
     /// Seed.
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Independent runs, run r seeded seed + r (the paper reports the mean of 10); the
+    /// report gives the mean over runs and its interval.
+    #[arg(long)]
+    pub runs: Option<u32>,
     /// The records file (JSON lines).
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
@@ -289,6 +293,9 @@ fn accuracy_config(args: &AccuracyArgs) -> anyhow::Result<AccuracyConfig> {
     }
     if let Some(s) = args.seed {
         cfg.seed = s;
+    }
+    if let Some(r) = args.runs {
+        cfg.runs = r;
     }
     if let Some(o) = &args.out {
         cfg.out = o.clone();
