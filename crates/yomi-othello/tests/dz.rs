@@ -317,3 +317,17 @@ fn shipped_test_sets_parse_and_their_exact_labels_hold() {
         }
     }
 }
+
+/// Issue 17: every playout kind ships a fitted row for each stage of the paper's tables 7
+/// and 8 (S = 20, 30, 40, 50), so no root falls back to a neighbouring stage's row.
+#[test]
+fn shipped_coefficients_have_a_row_for_every_stage_and_kind() {
+    use yomi_othello::dz::{DzTable, KINDS};
+    let table = DzTable::shipped();
+    for kind in KINDS {
+        let stages: Vec<u32> = table.rows(kind).iter().map(|r| r.stage).collect();
+        assert_eq!(stages, [20, 30, 40, 50], "{kind}");
+        let c = table.coefficients(kind);
+        assert_eq!(c.row(40.0).map(|r| r.stage), Some(40), "{kind}");
+    }
+}
