@@ -105,7 +105,7 @@ fn accuracy_config(json: &str) -> PyResult<AccuracyConfig> {
 
 /// The records file of `yomi othello accuracy FILE`, owned by this process: the file's
 /// keys with `overrides_json` (a JSON object of the same keys: out, report, seed,
-/// positions, playouts, threads) put over them.
+/// positions, playouts, runs, threads) put over them.
 #[pyclass(name = "AccuracyJournal", module = "yomi")]
 struct PyAccuracyJournal {
     /// `None` once closed (the file's lock is released).

@@ -186,6 +186,14 @@ def test_othello_accuracy_over_the_cluster_gives_the_single_process_records(clus
     assert yomi.ray.main(["othello-accuracy", str(path), "--playouts", "0"]) == 1
     with pytest.raises(ValueError, match="chunk_size"):
         yomi.ray.run_othello_accuracy(path, chunk_size=0)
+    # More runs (run r seeded seed + r): the first run is the records above, only the new
+    # run's searches are played, and the report gives the mean of the runs.
+    run = yomi.ray.run_othello_accuracy(path, runs=2, chunk_size=8)
+    assert (run.total, run.recorded, run.played) == (48, 48, 24)
+    records = lines_of(tmp_path / "ray.jsonl")
+    assert len({r["seed"] for r in records}) == 48
+    assert "2 runs: run r (0-based) uses seed 7 + r" in (tmp_path / "ray.md").read_text()
+    assert yomi.ray.main(["othello-accuracy", str(path), "--runs", "0"]) == 1
 
 
 def learn_file(tmp_path, repo_root, name):

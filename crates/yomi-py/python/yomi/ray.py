@@ -329,6 +329,7 @@ def run_othello_accuracy(
     seed: Optional[int] = None,
     positions: Optional[int] = None,
     playouts: Optional[Sequence[int]] = None,
+    runs: Optional[int] = None,
     chunk_size: Optional[int] = None,
     threads_per_task: int = 1,
     max_retries: int = 3,
@@ -350,6 +351,7 @@ def run_othello_accuracy(
             seed=seed,
             positions=positions,
             playouts=None if playouts is None else [int(p) for p in playouts],
+            runs=runs,
         ),
     )
     return _run_experiment(
@@ -505,6 +507,7 @@ def main(argv: Optional[list] = None) -> int:
     o.add_argument("--seed", type=int, default=None, help="seed (overrides the file)")
     o.add_argument("--positions", type=int, default=None, help="the first N positions of each test set")
     o.add_argument("--playouts", default=None, help="playouts per move, comma separated")
+    o.add_argument("--runs", type=int, default=None, help="independent runs, run r seeded seed + r (overrides the file)")
     common(o, "searches")
     lm = sub.add_parser("learn-matches", help="the matches of a learning experiment (yomi learn experiment FILE, after training), spread over the cluster")
     lm.add_argument("file", help="the experiment file (TOML)")
@@ -545,7 +548,7 @@ def main(argv: Optional[list] = None) -> int:
                 playouts = [int(p) for p in args.playouts.split(",") if p.strip()]
             run = run_othello_accuracy(
                 args.file, out=args.out, report=args.report, seed=args.seed,
-                positions=args.positions, playouts=playouts, command=command, **run_args,
+                positions=args.positions, playouts=playouts, runs=args.runs, command=command, **run_args,
             )
             text = f"{run.recorded} of {run.total} searches recorded ({run.played} now)\n"
         elif args.command == "az-train":
