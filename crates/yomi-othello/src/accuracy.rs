@@ -584,6 +584,25 @@ pub struct Item {
 /// What identifies an item's record: agent spec, S, position index, board and seed.
 type RecordKey = (String, u32, usize, String, u64);
 
+/// The key of the record the item (`spec`, set `stage`, `index`, `position`) of run `run`
+/// of an experiment seeded `seed` makes: one definition for the plan and the report.
+fn planned_key(
+    seed: u64,
+    run: u32,
+    spec: &str,
+    stage: u32,
+    index: usize,
+    position: &LabelledPosition,
+) -> RecordKey {
+    (
+        spec.to_string(),
+        stage,
+        index,
+        position.state.to_board_string(),
+        item_seed(run_seed(seed, run), spec, stage, index),
+    )
+}
+
 /// The experiment's items, in the order they are started: run → playouts → position → S →
 /// variant, so an interrupted run has whole runs and about the same N in every cell of its
 /// smallest budget. Built the same way by the process that owns the records file and by every
@@ -629,14 +648,8 @@ impl AccuracyPlan {
                         };
                         for (v, variant) in cfg.variants.iter().enumerate() {
                             let spec = agent_spec(variant, n);
-                            let seed = item_seed(run_seed(cfg.seed, run), &spec, set.stage, index);
-                            let key = (
-                                spec.clone(),
-                                set.stage,
-                                index,
-                                position.state.to_board_string(),
-                                seed,
-                            );
+                            let key = planned_key(cfg.seed, run, &spec, set.stage, index, position);
+                            let seed = key.4;
                             by_key.insert(key, items.len());
                             items.push(Item {
                                 variant: v,
@@ -1121,17 +1134,7 @@ pub fn run_cells(
                 let spec = agent_spec(v, n);
                 for set in sets {
                     for (index, p) in set.positions.iter().enumerate() {
-                        let seed = item_seed(run_seed(cfg.seed, run), &spec, set.stage, index);
-                        wanted.insert(
-                            (
-                                spec.clone(),
-                                set.stage,
-                                index,
-                                p.state.to_board_string(),
-                                seed,
-                            ),
-                            run,
-                        );
+                        wanted.insert(planned_key(cfg.seed, run, &spec, set.stage, index, p), run);
                     }
                 }
             }
